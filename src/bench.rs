@@ -1,0 +1,284 @@
+//! Batches of light playouts on one or more threads: the `tengen bench` workload.
+//!
+//! Each thread owns its board and a `Pcg32` seeded from the run seed and its thread index, so a
+//! run with the same seed, size, thread count and playout count is reproducible to the bit; the
+//! [`BenchStats::signature`] (a hash of every outcome) proves it.
+
+use crate::board::{Board, Color};
+use crate::playout::{light_playout, BitSelect, PlayoutConfig, Portable};
+use rand_core::SeedableRng;
+use rand_pcg::Pcg32;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// How long a bench runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Limit {
+    /// Exactly this many playouts in all (split evenly over the threads).
+    Playouts(u64),
+    /// As many playouts as fit in this wall-clock time.
+    Seconds(f64),
+}
+
+/// What to run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BenchConfig {
+    pub size: usize,
+    pub limit: Limit,
+    pub threads: usize,
+    pub seed: u64,
+    pub komi: f32,
+}
+
+/// Totals over all playouts of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BenchStats {
+    pub playouts: u64,
+    /// Plies over all playouts, passes included.
+    pub moves: u64,
+    pub black_wins: u64,
+    /// Sum of final scores (Black's view, komi included).
+    pub score_sum: f64,
+    pub capped: u64,
+    /// Order-dependent hash of every outcome (per thread, then combined in thread order).
+    pub signature: u64,
+    /// Wall-clock time of the whole run.
+    pub wall: Duration,
+    /// CPU time summed over the worker threads (zero where the platform cannot tell).
+    pub cpu: Duration,
+}
+
+impl BenchStats {
+    #[must_use]
+    pub fn playouts_per_sec(&self) -> f64 {
+        self.playouts as f64 / self.wall.as_secs_f64()
+    }
+    #[must_use]
+    pub fn moves_per_sec(&self) -> f64 {
+        self.moves as f64 / self.wall.as_secs_f64()
+    }
+    /// Nanoseconds of CPU time per ply (wall time if CPU time is unknown).
+    #[must_use]
+    pub fn ns_per_move(&self) -> f64 {
+        let t = if self.cpu.is_zero() {
+            self.wall
+        } else {
+            self.cpu
+        };
+        t.as_nanos() as f64 / self.moves as f64
+    }
+    #[must_use]
+    pub fn mean_moves(&self) -> f64 {
+        self.moves as f64 / self.playouts as f64
+    }
+    #[must_use]
+    pub fn black_win_rate(&self) -> f64 {
+        self.black_wins as f64 / self.playouts as f64
+    }
+    #[must_use]
+    pub fn mean_score(&self) -> f64 {
+        self.score_sum / self.playouts as f64
+    }
+
+    fn merge(&mut self, o: &BenchStats) {
+        self.playouts += o.playouts;
+        self.moves += o.moves;
+        self.black_wins += o.black_wins;
+        self.score_sum += o.score_sum;
+        self.capped += o.capped;
+        self.signature = mix(self.signature ^ o.signature);
+        self.cpu += o.cpu;
+    }
+}
+
+/// Why a bench cannot run.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BenchError {
+    #[error("unsupported board size {0}: sizes 2 to 19 are supported")]
+    Size(usize),
+    #[error("threads must be at least 1")]
+    Threads,
+    #[error("the limit must be a positive number of playouts or seconds")]
+    Limit,
+}
+
+/// Live progress, readable while a bench runs: playouts finished so far.
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub done: AtomicU64,
+}
+
+/// Runs the bench, updating `progress` as it goes.
+pub fn run(cfg: &BenchConfig, progress: &Progress) -> Result<BenchStats, BenchError> {
+    if cfg.threads == 0 {
+        return Err(BenchError::Threads);
+    }
+    match cfg.limit {
+        Limit::Playouts(0) => return Err(BenchError::Limit),
+        Limit::Seconds(s) if !(s > 0.0 && s.is_finite()) => return Err(BenchError::Limit),
+        _ => {}
+    }
+    crate::with_board_size!(cfg.size, B => Ok(<B as SizedBoard>::run(cfg, progress)), _ => Err(BenchError::Size(cfg.size)))
+}
+
+/// Seed of thread `t` of a run seeded with `seed`.
+#[must_use]
+pub fn thread_seed(seed: u64, t: usize) -> u64 {
+    mix(seed ^ mix(t as u64 + 1))
+}
+
+/// splitmix64's finaliser.
+#[must_use]
+#[inline(always)]
+pub fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+trait SizedBoard {
+    fn run(cfg: &BenchConfig, progress: &Progress) -> BenchStats;
+}
+
+impl<const N: usize, const W: usize> SizedBoard for Board<N, W> {
+    fn run(cfg: &BenchConfig, progress: &Progress) -> BenchStats {
+        let start = Instant::now();
+        let stop = AtomicBool::new(false);
+        let per_thread = |t: usize| match cfg.limit {
+            Limit::Playouts(n) => {
+                let (q, r) = (n / cfg.threads as u64, n % cfg.threads as u64);
+                Some(q + u64::from((t as u64) < r))
+            }
+            Limit::Seconds(_) => None,
+        };
+        let mut total = BenchStats::default();
+        let parts: Vec<BenchStats> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..cfg.threads)
+                .map(|t| {
+                    let job = Job {
+                        seed: thread_seed(cfg.seed, t),
+                        count: per_thread(t),
+                        komi: cfg.komi,
+                    };
+                    let stop = &stop;
+                    s.spawn(move || worker_dispatch::<N, W>(&job, progress, stop))
+                })
+                .collect();
+            if let Limit::Seconds(secs) = cfg.limit {
+                let deadline = start + Duration::from_secs_f64(secs);
+                while Instant::now() < deadline && !handles.iter().all(|h| h.is_finished()) {
+                    std::thread::sleep(
+                        Duration::from_millis(2).min(deadline - Instant::now().min(deadline)),
+                    );
+                }
+                stop.store(true, Ordering::Relaxed);
+            }
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("bench worker panicked"))
+                .collect()
+        });
+        for p in &parts {
+            total.merge(p);
+        }
+        total.wall = start.elapsed();
+        total
+    }
+}
+
+/// One thread's share of a run.
+struct Job {
+    seed: u64,
+    /// Playouts to play, or `None` to play until told to stop.
+    count: Option<u64>,
+    komi: f32,
+}
+
+/// Playouts between two looks at the clock and the progress counter.
+const CHUNK: u64 = 64;
+
+fn worker_dispatch<const N: usize, const W: usize>(
+    job: &Job,
+    progress: &Progress,
+    stop: &AtomicBool,
+) -> BenchStats {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(sel) = crate::playout::Bmi2::detect() {
+        // SAFETY: `detect` confirmed every feature `worker_v3` is compiled for.
+        return unsafe { worker_v3::<N, W>(job, progress, stop, sel) };
+    }
+    worker::<N, W, Portable>(job, progress, stop, Portable)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn worker_v3<const N: usize, const W: usize>(
+    job: &Job,
+    progress: &Progress,
+    stop: &AtomicBool,
+    sel: crate::playout::Bmi2,
+) -> BenchStats {
+    worker::<N, W, crate::playout::Bmi2>(job, progress, stop, sel)
+}
+
+#[inline(always)]
+fn worker<const N: usize, const W: usize, S: BitSelect>(
+    job: &Job,
+    progress: &Progress,
+    stop: &AtomicBool,
+    sel: S,
+) -> BenchStats {
+    let cpu0 = thread_cpu_time();
+    let cfg = PlayoutConfig {
+        komi: job.komi,
+        ..PlayoutConfig::standard(N)
+    };
+    let mut rng = Pcg32::seed_from_u64(job.seed);
+    let mut board = Board::<N, W>::new();
+    let mut st = BenchStats::default();
+    let mut sig = 0u64;
+    loop {
+        let chunk = match job.count {
+            Some(n) => CHUNK.min(n - st.playouts),
+            None if stop.load(Ordering::Relaxed) => 0,
+            None => CHUNK,
+        };
+        if chunk == 0 {
+            break;
+        }
+        for _ in 0..chunk {
+            board.clear();
+            let out = light_playout(&mut board, Color::Black, &cfg, &mut rng, sel);
+            st.moves += u64::from(out.moves);
+            st.black_wins += u64::from(out.winner == Color::Black);
+            st.score_sum += f64::from(out.score);
+            st.capped += u64::from(out.capped);
+            sig =
+                mix(sig ^ board.hash() ^ (u64::from(out.moves) << 32) ^ (out.score as i64 as u64));
+        }
+        st.playouts += chunk;
+        progress.done.fetch_add(chunk, Ordering::Relaxed);
+    }
+    st.signature = sig;
+    st.cpu = thread_cpu_time().saturating_sub(cpu0);
+    st
+}
+
+/// CPU time consumed by the calling thread so far (zero where unknown).
+fn thread_cpu_time() -> Duration {
+    #[cfg(target_os = "linux")]
+    {
+        // /proc/thread-self/schedstat: first field is time on CPU in nanoseconds.
+        if let Ok(s) = std::fs::read_to_string("/proc/thread-self/schedstat") {
+            if let Some(ns) = s
+                .split_whitespace()
+                .next()
+                .and_then(|v| v.parse::<u64>().ok())
+            {
+                return Duration::from_nanos(ns);
+            }
+        }
+    }
+    Duration::ZERO
+}

@@ -1,0 +1,112 @@
+//! ASCII diagrams: `Display` draws a board, `FromStr` reads one back.
+//!
+//! ```text
+//!    A B C D E F G H J
+//!  9 . . . . . . . . . 9
+//!  ...
+//!  1 . . . . X O . . . 1
+//!    A B C D E F G H J
+//! ```
+//! `X` is Black, `O` White, `.` (or `+`) empty. When parsing, coordinate lines and row numbers
+//! are optional and blank lines are ignored; every other line must hold exactly `N` point marks.
+
+use super::bitboard::Bitboard;
+use super::geometry::Geometry;
+use super::position::{Board, SetupError};
+use super::types::Color;
+use std::fmt;
+use std::str::FromStr;
+
+/// GTP column letters (no `I`).
+pub const COLUMNS: &str = "ABCDEFGHJKLMNOPQRST";
+
+/// Why a diagram could not be read.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum DiagramError {
+    #[error("line {line}: expected {expected} points, found {found}")]
+    RowLength {
+        line: usize,
+        expected: usize,
+        found: usize,
+    },
+    #[error("line {line}: unexpected character {ch:?} (use X, O, . or +)")]
+    BadChar { line: usize, ch: char },
+    #[error("expected {expected} rows, found {found}")]
+    RowCount { expected: usize, found: usize },
+    #[error("not a position: {0}")]
+    Setup(#[from] SetupError),
+}
+
+impl<const N: usize, const W: usize> fmt::Display for Board<N, W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let letters: String = COLUMNS[..N].chars().flat_map(|c| [' ', c]).collect();
+        writeln!(f, "   {}", &letters[1..])?;
+        for y in (0..N).rev() {
+            write!(f, "{:>2}", y + 1)?;
+            for x in 0..N {
+                let i = Geometry::<N, W>::index(x, y);
+                let ch = if self.stones(Color::Black).contains(i) {
+                    'X'
+                } else if self.stones(Color::White).contains(i) {
+                    'O'
+                } else {
+                    '.'
+                };
+                write!(f, " {ch}")?;
+            }
+            writeln!(f, " {}", y + 1)?;
+        }
+        writeln!(f, "   {}", &letters[1..])
+    }
+}
+
+impl<const N: usize, const W: usize> FromStr for Board<N, W> {
+    type Err = DiagramError;
+
+    fn from_str(s: &str) -> Result<Self, DiagramError> {
+        let mut rows: Vec<Vec<Option<Color>>> = Vec::new();
+        for (n, line) in s.lines().enumerate() {
+            let line_no = n + 1;
+            let t = line.trim();
+            if t.is_empty()
+                || t.chars().all(|c| c.is_ascii_uppercase() || c == ' ') && !t.contains(['X', 'O'])
+            {
+                continue;
+            }
+            let body = t.trim_matches(|c: char| c.is_ascii_digit() || c.is_whitespace());
+            let mut row = Vec::with_capacity(N);
+            for ch in body.chars().filter(|c| !c.is_whitespace()) {
+                row.push(match ch {
+                    'X' | 'x' => Some(Color::Black),
+                    'O' | 'o' => Some(Color::White),
+                    '.' | '+' => None,
+                    _ => return Err(DiagramError::BadChar { line: line_no, ch }),
+                });
+            }
+            if row.len() != N {
+                return Err(DiagramError::RowLength {
+                    line: line_no,
+                    expected: N,
+                    found: row.len(),
+                });
+            }
+            rows.push(row);
+        }
+        if rows.len() != N {
+            return Err(DiagramError::RowCount {
+                expected: N,
+                found: rows.len(),
+            });
+        }
+        let mut stones = [Bitboard::<W>::EMPTY; 2];
+        for (r, row) in rows.iter().enumerate() {
+            let y = N - 1 - r;
+            for (x, cell) in row.iter().enumerate() {
+                if let Some(c) = cell {
+                    stones[c.index()].insert(Geometry::<N, W>::index(x, y));
+                }
+            }
+        }
+        Ok(Board::from_stones(stones[0], stones[1])?)
+    }
+}

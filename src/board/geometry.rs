@@ -1,0 +1,174 @@
+//! The board layout for an `N x N` board in `W` words, and its constant masks and tables.
+//!
+//! Row `y` (from the bottom) occupies bits `y * S .. y * S + N` with stride `S = N + 1`; bit
+//! `y * S + N` is a guard that is never on the board, so shifting a set by one column cannot carry
+//! a point from one row into the next. North is `+S`, south `-S`, east `+1`, west `-1`.
+
+use super::bitboard::Bitboard;
+
+/// Largest supported side length.
+pub const MAX_SIZE: usize = 19;
+
+/// Number of 64-bit words the layout of an `n x n` board needs.
+#[must_use]
+pub const fn words_for(n: usize) -> usize {
+    (n * (n + 1) - 1).div_ceil(64)
+}
+
+/// Geometry of an `N x N` board stored in `W` words. All items are compile-time constants.
+pub struct Geometry<const N: usize, const W: usize>;
+
+impl<const N: usize, const W: usize> Geometry<N, W> {
+    /// Row stride in bits.
+    pub const S: usize = N + 1;
+    /// Number of points.
+    pub const AREA: usize = N * N;
+    /// Checked when a board of this shape is first used: `W` must be exactly the words needed.
+    pub const VALID: () = assert!(N >= 2 && N <= MAX_SIZE && W == words_for(N));
+
+    /// Every point of the board.
+    pub const ONBOARD: Bitboard<W> = Self::rows_cols(0, N, 0, N);
+    /// Points of the first and last column and row.
+    pub const EDGE: Bitboard<W> = {
+        let inner = Self::rows_cols(1, N - 1, 1, N - 1);
+        let mut out = [0u64; W];
+        let mut i = 0;
+        while i < W {
+            out[i] = Self::ONBOARD.0[i] & !inner.0[i];
+            i += 1;
+        }
+        Bitboard(out)
+    };
+    /// Column `x = 0` (nothing to the west).
+    pub const WEST_EDGE: Bitboard<W> = Self::rows_cols(0, N, 0, 1);
+    /// Column `x = N - 1` (nothing to the east).
+    pub const EAST_EDGE: Bitboard<W> = Self::rows_cols(0, N, N - 1, N);
+    /// Row `y = 0` (nothing to the south).
+    pub const SOUTH_EDGE: Bitboard<W> = Self::rows_cols(0, 1, 0, N);
+    /// Row `y = N - 1` (nothing to the north).
+    pub const NORTH_EDGE: Bitboard<W> = Self::rows_cols(N - 1, N, 0, N);
+
+    /// Points with `y0 <= y < y1` and `x0 <= x < x1`.
+    const fn rows_cols(y0: usize, y1: usize, x0: usize, x1: usize) -> Bitboard<W> {
+        let mut out = [0u64; W];
+        let mut y = y0;
+        while y < y1 {
+            let mut x = x0;
+            while x < x1 {
+                let i = y * Self::S + x;
+                out[i / 64] |= 1 << (i % 64);
+                x += 1;
+            }
+            y += 1;
+        }
+        Bitboard(out)
+    }
+
+    /// Bit index of column `x`, row `y` (from the bottom).
+    #[must_use]
+    #[inline(always)]
+    pub const fn index(x: usize, y: usize) -> usize {
+        y * Self::S + x
+    }
+
+    /// `(x, y)` of bit index `i`.
+    #[must_use]
+    #[inline(always)]
+    pub const fn coords(i: usize) -> (usize, usize) {
+        (i % Self::S, i / Self::S)
+    }
+
+    /// The on-board orthogonal neighbours of every point of `b` (points of `b` itself included
+    /// only where they neighbour another point of `b`).
+    #[must_use]
+    #[inline(always)]
+    pub fn neighbours(b: Bitboard<W>) -> Bitboard<W> {
+        (b.shl(1) | b.shr(1) | b.shl(Self::S) | b.shr(Self::S)) & Self::ONBOARD
+    }
+
+    /// The up-to-four bit indices orthogonally next to `i`, off-board ones included (a caller
+    /// tests them against a mask of on-board points, as every stone and empty mask is).
+    #[must_use]
+    #[inline(always)]
+    pub const fn around(i: usize) -> [usize; 4] {
+        [
+            i.wrapping_sub(Self::S),
+            i.wrapping_sub(1),
+            i + 1,
+            i + Self::S,
+        ]
+    }
+
+    /// The four bit indices diagonally next to `i`, off-board ones included.
+    #[must_use]
+    #[inline(always)]
+    pub const fn diagonals(i: usize) -> [usize; 4] {
+        [
+            i.wrapping_sub(Self::S + 1),
+            i.wrapping_sub(Self::S - 1),
+            i + Self::S - 1,
+            i + Self::S + 1,
+        ]
+    }
+
+    /// Zobrist keys: one per colour and bit index, from a fixed splitmix64 stream.
+    pub const ZOBRIST: [[[u64; 64]; W]; 2] = {
+        let mut keys = [[[0u64; 64]; W]; 2];
+        let mut state: u64 = 0x7e46_e4a1_9d2c_5b13 ^ (N as u64);
+        let mut c = 0;
+        while c < 2 {
+            let mut w = 0;
+            while w < W {
+                let mut b = 0;
+                while b < 64 {
+                    state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                    let mut z = state;
+                    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                    keys[c][w][b] = z ^ (z >> 31);
+                    b += 1;
+                }
+                w += 1;
+            }
+            c += 1;
+        }
+        keys
+    };
+
+    /// Zobrist key of a stone of colour index `c` on bit index `i`.
+    #[must_use]
+    #[inline(always)]
+    pub fn key(c: usize, i: usize) -> u64 {
+        Self::ZOBRIST[c][i >> 6][i & 63]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_have_the_right_sizes() {
+        type G9 = Geometry<9, 2>;
+        type G19 = Geometry<19, 6>;
+        assert_eq!(G9::ONBOARD.count(), 81);
+        assert_eq!(G9::EDGE.count(), 32);
+        assert_eq!(G19::ONBOARD.count(), 361);
+        assert_eq!(G19::EDGE.count(), 72);
+        assert_eq!(G19::NORTH_EDGE.count(), 19);
+        assert_eq!(words_for(9), 2);
+        assert_eq!(words_for(13), 3);
+        assert_eq!(words_for(19), 6);
+    }
+
+    #[test]
+    fn neighbours_do_not_wrap() {
+        type G = Geometry<9, 2>;
+        let corner = Bitboard::single(G::index(8, 0));
+        let n = G::neighbours(corner);
+        assert_eq!(n.count(), 2);
+        assert!(n.contains(G::index(7, 0)) && n.contains(G::index(8, 1)));
+        let top = Bitboard::single(G::index(0, 8));
+        assert_eq!(G::neighbours(top).count(), 2);
+    }
+}

@@ -1,0 +1,664 @@
+//! `Board<N, W>`: the fast playout position (stones, strings, liberties, simple ko, hash).
+//!
+//! A string ("chain") is identified by its root: one of its points, recorded for each of its
+//! stones in `root`. `chains[root]` holds the chain's stones and exact liberties as bitboards, so a
+//! liberty count is a popcount, atari is a count of one and a merge is an OR. Nothing is ever freed:
+//! a chain slot is live exactly while `root[r] == r` for a stone `r`, and no code reads `root` or
+//! `chains` at a point that holds no stone (so clearing a board touches only the small header).
+
+use super::bitboard::Bitboard;
+use super::geometry::Geometry;
+use super::types::{ByColor, Color, Move, Point};
+use std::fmt;
+
+/// A string's stones and its liberties (the empty points next to it).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Chain<const W: usize> {
+    pub stones: Bitboard<W>,
+    pub libs: Bitboard<W>,
+}
+
+impl<const W: usize> Chain<W> {
+    const EMPTY: Self = Self {
+        stones: Bitboard::EMPTY,
+        libs: Bitboard::EMPTY,
+    };
+}
+
+/// Why a move may not be played.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum IllegalMove {
+    #[error("point is not on the board")]
+    OffBoard,
+    #[error("point is occupied")]
+    Occupied,
+    #[error("move retakes a ko")]
+    Ko,
+    #[error("move is suicide")]
+    Suicide,
+}
+
+/// Marker for "no ko".
+const NO_KO: u16 = u16::MAX;
+
+/// The playout position of an `N x N` board in `W` words (see `Geometry`). Use the aliases
+/// [`Board9`], [`Board13`], [`Board19`], or any `Board<N, { words_for(N) }>` up to 19.
+#[derive(Clone)]
+pub struct Board<const N: usize, const W: usize> {
+    stones: ByColor<Bitboard<W>>,
+    empty: Bitboard<W>,
+    /// XOR of the Zobrist keys of every stone on the board.
+    hash: u64,
+    /// The point the side `ko_color` may not play now (simple ko), or `NO_KO`.
+    ko: u16,
+    ko_color: Color,
+    /// Stones of each colour removed from the board so far.
+    captured: ByColor<u32>,
+    /// Root point of the chain of each stone; meaningful only on stones.
+    root: [[u16; 64]; W],
+    /// Chain data by root point; meaningful only where `root[r] == r` on a stone.
+    chains: [[Chain<W>; 64]; W],
+}
+
+pub type Board9 = Board<9, 2>;
+pub type Board13 = Board<13, 3>;
+pub type Board19 = Board<19, 6>;
+
+impl<const N: usize, const W: usize> Default for Board<N, W> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize, const W: usize> Board<N, W> {
+    /// Side length.
+    pub const SIZE: usize = N;
+    /// Number of points.
+    pub const AREA: usize = N * N;
+
+    /// The empty board.
+    #[must_use]
+    pub fn new() -> Self {
+        #[allow(clippy::let_unit_value)]
+        let () = Geometry::<N, W>::VALID;
+        Self {
+            stones: ByColor([Bitboard::EMPTY; 2]),
+            empty: Geometry::<N, W>::ONBOARD,
+            hash: 0,
+            ko: NO_KO,
+            ko_color: Color::Black,
+            captured: ByColor([0; 2]),
+            root: [[0; 64]; W],
+            chains: [[Chain::EMPTY; 64]; W],
+        }
+    }
+
+    /// Empties the board (cost independent of what was on it).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.stones = ByColor([Bitboard::EMPTY; 2]);
+        self.empty = Geometry::<N, W>::ONBOARD;
+        self.hash = 0;
+        self.ko = NO_KO;
+        self.captured = ByColor([0; 2]);
+    }
+
+    /// Makes `self` equal to `src`, copying only live chain data (cheap for sparse boards).
+    #[inline]
+    pub fn copy_from(&mut self, src: &Self) {
+        self.stones = src.stones;
+        self.empty = src.empty;
+        self.hash = src.hash;
+        self.ko = src.ko;
+        self.ko_color = src.ko_color;
+        self.captured = src.captured;
+        for s in src.stones[Color::Black] | src.stones[Color::White] {
+            let r = src.root_of(s);
+            self.set_root(s, r);
+            if r == s {
+                *self.chain_mut(r) = *src.chain(r);
+            }
+        }
+    }
+
+    // ----- queries -----
+
+    /// The point at column `x`, row `y` from the bottom, if on the board.
+    #[must_use]
+    pub fn point(x: usize, y: usize) -> Option<Point> {
+        (x < N && y < N).then(|| Point::from_index(Geometry::<N, W>::index(x, y)))
+    }
+
+    /// `(x, y)` of a point (column from the left, row from the bottom).
+    #[must_use]
+    pub fn coords(p: Point) -> (usize, usize) {
+        Geometry::<N, W>::coords(p.index())
+    }
+
+    /// Whether `p` is a point of this board.
+    #[must_use]
+    pub fn is_on_board(p: Point) -> bool {
+        Geometry::<N, W>::ONBOARD.contains(p.index())
+    }
+
+    /// Every point of the board, as a mask.
+    #[must_use]
+    pub fn on_board() -> Bitboard<W> {
+        Geometry::<N, W>::ONBOARD
+    }
+
+    /// Every point of the board, in index order.
+    pub fn points() -> impl Iterator<Item = Point> {
+        Geometry::<N, W>::ONBOARD.iter().map(Point::from_index)
+    }
+
+    /// Stones of colour `c`.
+    #[must_use]
+    #[inline(always)]
+    pub fn stones(&self, c: Color) -> Bitboard<W> {
+        self.stones[c]
+    }
+
+    /// Empty points.
+    #[must_use]
+    #[inline(always)]
+    pub fn empty(&self) -> Bitboard<W> {
+        self.empty
+    }
+
+    /// The colour of the stone on `p`, if any.
+    #[must_use]
+    #[inline(always)]
+    pub fn color_at(&self, p: Point) -> Option<Color> {
+        if self.stones[Color::Black].contains(p.index()) {
+            Some(Color::Black)
+        } else if self.stones[Color::White].contains(p.index()) {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+
+    /// Zobrist hash of the stones (not of the side to move or ko).
+    #[must_use]
+    #[inline(always)]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The simple-ko point and the colour that may not play there now, if any.
+    #[must_use]
+    #[inline(always)]
+    pub fn ko(&self) -> Option<(Point, Color)> {
+        (self.ko != NO_KO).then(|| (Point::from_index(self.ko as usize), self.ko_color))
+    }
+
+    /// Number of stones of colour `c` captured (removed from the board) so far.
+    #[must_use]
+    pub fn captured(&self, c: Color) -> u32 {
+        self.captured[c]
+    }
+
+    /// The chain through the stone on `p` (stones and liberties), if `p` holds a stone.
+    #[must_use]
+    #[inline(always)]
+    pub fn chain_at(&self, p: Point) -> Option<Chain<W>> {
+        let i = p.index();
+        (self.stones[Color::Black] | self.stones[Color::White])
+            .contains(i)
+            .then(|| *self.chain(self.root_of(i)))
+    }
+
+    /// Liberty count of the chain through `p` (0 if `p` is empty or off the board).
+    #[must_use]
+    pub fn liberties(&self, p: Point) -> u32 {
+        self.chain_at(p).map_or(0, |ch| ch.libs.count())
+    }
+
+    #[inline(always)]
+    fn root_of(&self, i: usize) -> usize {
+        self.root[i >> 6][i & 63] as usize
+    }
+
+    #[inline(always)]
+    fn set_root(&mut self, i: usize, r: usize) {
+        self.root[i >> 6][i & 63] = r as u16;
+    }
+
+    #[inline(always)]
+    fn chain(&self, r: usize) -> &Chain<W> {
+        &self.chains[r >> 6][r & 63]
+    }
+
+    #[inline(always)]
+    fn chain_mut(&mut self, r: usize) -> &mut Chain<W> {
+        &mut self.chains[r >> 6][r & 63]
+    }
+
+    // ----- legality -----
+
+    /// Whether `c` playing on the empty point `i` captures something or keeps a liberty.
+    /// Precondition: `i` is empty and on the board.
+    #[inline(always)]
+    fn has_liberty_after(&self, c: Color, i: usize) -> bool {
+        let own = self.stones[c];
+        let opp = self.stones[!c];
+        for q in Geometry::<N, W>::around(i) {
+            if self.empty.contains(q) {
+                return true;
+            }
+            if own.contains(q) {
+                if self.chain(self.root_of(q)).libs.count() >= 2 {
+                    return true;
+                }
+            } else if opp.contains(q) && self.chain(self.root_of(q)).libs.is_single() {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Checks whether `c` may play `mv` now.
+    pub fn check(&self, c: Color, mv: Move) -> Result<(), IllegalMove> {
+        let Move::Play(p) = mv else { return Ok(()) };
+        let i = p.index();
+        if !Geometry::<N, W>::ONBOARD.contains(i) {
+            return Err(IllegalMove::OffBoard);
+        }
+        if !self.empty.contains(i) {
+            return Err(IllegalMove::Occupied);
+        }
+        if self.ko == i as u16 && self.ko_color == c {
+            return Err(IllegalMove::Ko);
+        }
+        if !self.has_liberty_after(c, i) {
+            return Err(IllegalMove::Suicide);
+        }
+        Ok(())
+    }
+
+    /// Whether `c` may play on `p` now.
+    #[must_use]
+    pub fn is_legal(&self, c: Color, p: Point) -> bool {
+        self.check(c, Move::Play(p)).is_ok()
+    }
+
+    /// Whether `p` is eyelike for `c`: every orthogonal neighbour is `c` or off the board, and
+    /// `enemy diagonals + (1 if a diagonal is off the board) < 2`. Precondition: `p` is on the board.
+    #[must_use]
+    #[inline(always)]
+    pub fn is_eyelike(&self, c: Color, p: Point) -> bool {
+        let i = p.index();
+        let own = self.stones[c];
+        let on = Geometry::<N, W>::ONBOARD;
+        for q in Geometry::<N, W>::around(i) {
+            if on.contains(q) && !own.contains(q) {
+                return false;
+            }
+        }
+        let opp = self.stones[!c];
+        let mut bad = u32::from(Geometry::<N, W>::EDGE.contains(i));
+        for d in Geometry::<N, W>::diagonals(i) {
+            bad += u32::from(opp.contains(d));
+        }
+        bad < 2
+    }
+
+    /// Whether `p` (an empty point) is a move the light playout may choose for `c`: legal, not
+    /// the ko recapture, and not eyelike for `c`. This is the per-point form of [`Self::candidates`].
+    #[must_use]
+    #[inline(always)]
+    pub fn is_candidate(&self, c: Color, p: Point) -> bool {
+        let i = p.index();
+        debug_assert!(self.empty.contains(i));
+        if self.ko == i as u16 && self.ko_color == c {
+            return false;
+        }
+        let around = Geometry::<N, W>::around(i);
+        if around.iter().any(|&q| self.empty.contains(q)) {
+            return true;
+        }
+        !self.is_eyelike(c, p) && self.has_liberty_after(c, i)
+    }
+
+    /// Bit-parallel: the empty points that are eyelike for `c`.
+    #[must_use]
+    pub fn eyelike_mask(&self, c: Color) -> Bitboard<W> {
+        type G<const N: usize, const W: usize> = Geometry<N, W>;
+        let s = G::<N, W>::S;
+        let own = self.stones[c];
+        let opp = self.stones[!c];
+        let orth = (own.shr(s) | G::<N, W>::NORTH_EDGE)
+            & (own.shl(s) | G::<N, W>::SOUTH_EDGE)
+            & (own.shr(1) | G::<N, W>::EAST_EDGE)
+            & (own.shl(1) | G::<N, W>::WEST_EDGE);
+        let (a, b) = (opp.shr(s + 1), opp.shr(s - 1));
+        let (d, e) = (opp.shl(s - 1), opp.shl(s + 1));
+        let two = (a & b) | (d & e) | ((a | b) & (d | e));
+        let any = a | b | d | e;
+        self.empty & orth - (two | (G::<N, W>::EDGE & any))
+    }
+
+    /// Bit-parallel: the empty points where `c` may play without suicide (ko not considered).
+    #[must_use]
+    pub fn non_suicide_mask(&self, c: Color) -> Bitboard<W> {
+        let mut safe_own = Bitboard::EMPTY;
+        let mut atari_opp = Bitboard::EMPTY;
+        for r in self.roots() {
+            let ch = self.chain(r);
+            if self.stones[c].contains(r) {
+                if ch.libs.count() >= 2 {
+                    safe_own |= ch.stones;
+                }
+            } else if ch.libs.is_single() {
+                atari_opp |= ch.stones;
+            }
+        }
+        self.empty & Geometry::<N, W>::neighbours(self.empty | safe_own | atari_opp)
+    }
+
+    /// Bit-parallel: the points the light playout may choose for `c` now (legal, not the ko
+    /// recapture, not eyelike for `c`).
+    #[must_use]
+    pub fn candidates(&self, c: Color) -> Bitboard<W> {
+        let mut m = self.non_suicide_mask(c) - self.eyelike_mask(c);
+        if let Some((k, kc)) = self.ko() {
+            if kc == c {
+                m.remove(k.index());
+            }
+        }
+        m
+    }
+
+    /// Roots of every chain on the board.
+    fn roots(&self) -> impl Iterator<Item = usize> + '_ {
+        (self.stones[Color::Black] | self.stones[Color::White])
+            .iter()
+            .filter(|&s| self.root_of(s) == s)
+    }
+
+    // ----- moves -----
+
+    /// Plays `mv` for `c` if legal; on error the board is unchanged.
+    pub fn play(&mut self, c: Color, mv: Move) -> Result<(), IllegalMove> {
+        self.check(c, mv)?;
+        match mv {
+            Move::Pass => self.pass(),
+            Move::Play(p) => self.play_unchecked(c, p),
+        }
+        Ok(())
+    }
+
+    /// A pass: lifts the simple-ko ban.
+    #[inline(always)]
+    pub fn pass(&mut self) {
+        self.ko = NO_KO;
+    }
+
+    /// Plays a stone of `c` on `p`. Caller guarantees: the move is legal (`check` would be `Ok`).
+    #[inline(always)]
+    pub fn play_unchecked(&mut self, c: Color, p: Point) {
+        let i = p.index();
+        debug_assert!(
+            self.check(c, Move::Play(p)).is_ok(),
+            "illegal {c} {p:?}\n{self}"
+        );
+        let opp = !c;
+        let around = Geometry::<N, W>::around(i);
+
+        self.stones[c].insert(i);
+        self.empty.remove(i);
+        self.hash ^= Geometry::<N, W>::key(c.index(), i);
+        let mut libs = Bitboard::EMPTY;
+        for q in around {
+            if self.empty.contains(q) {
+                libs.insert(q);
+            }
+        }
+        self.set_root(i, i);
+        *self.chain_mut(i) = Chain {
+            stones: Bitboard::single(i),
+            libs,
+        };
+
+        // Opponent chains lose the liberty; those left without any are captured, which hands
+        // liberties to our chains next to them (the new stone's own chain included).
+        let mut captured = 0;
+        let mut last_captured = 0;
+        for q in around {
+            if self.stones[opp].contains(q) {
+                let r = self.root_of(q);
+                let ch = self.chain_mut(r);
+                ch.libs.remove(i);
+                if ch.libs.is_empty() {
+                    captured += self.remove_chain(r, opp);
+                    last_captured = q;
+                }
+            }
+        }
+
+        // Merge with our neighbouring chains into the largest one.
+        let mut merged = *self.chain(i);
+        let mut best = i;
+        let mut best_size = 1;
+        let mut roots = [usize::MAX; 4];
+        let mut n = 0;
+        for q in around {
+            if q != i && self.stones[c].contains(q) {
+                let r = self.root_of(q);
+                if !roots[..n].contains(&r) {
+                    roots[n] = r;
+                    n += 1;
+                    let ch = self.chain(r);
+                    merged.stones |= ch.stones;
+                    merged.libs |= ch.libs;
+                    let size = ch.stones.count();
+                    if size > best_size {
+                        best_size = size;
+                        best = r;
+                    }
+                }
+            }
+        }
+        if n > 0 {
+            merged.libs.remove(i);
+            for s in merged.stones - self.chain(best).stones {
+                self.set_root(s, best);
+            }
+            *self.chain_mut(best) = merged;
+        }
+
+        self.ko = if captured == 1 && n == 0 && merged.libs.is_single() {
+            self.ko_color = opp;
+            last_captured as u16
+        } else {
+            NO_KO
+        };
+
+        #[cfg(feature = "verify")]
+        if let Err(e) = self.verify() {
+            panic!("board inconsistent after {c} {p:?}: {e}\n{self}");
+        }
+    }
+
+    /// Removes the chain rooted at `r` (colour `col`), giving its points as liberties to the
+    /// other colour's chains next to them. Returns the number of stones removed.
+    #[inline(always)]
+    fn remove_chain(&mut self, r: usize, col: Color) -> u32 {
+        let stones = self.chain(r).stones;
+        self.stones[col] ^= stones;
+        self.empty |= stones;
+        let other = self.stones[!col];
+        for s in stones {
+            self.hash ^= Geometry::<N, W>::key(col.index(), s);
+            for t in Geometry::<N, W>::around(s) {
+                if other.contains(t) {
+                    let rt = self.root_of(t);
+                    self.chain_mut(rt).libs.insert(s);
+                }
+            }
+        }
+        let n = stones.count();
+        self.captured[col] += n;
+        n
+    }
+
+    // ----- setup, scoring, checking -----
+
+    /// Builds a position from stone masks (for diagrams, SGF setup, handicap). Rejects overlaps,
+    /// off-board stones and chains without liberties. No ko; no captures counted.
+    pub fn from_stones(black: Bitboard<W>, white: Bitboard<W>) -> Result<Self, SetupError> {
+        let on = Geometry::<N, W>::ONBOARD;
+        if (black | white) - on != Bitboard::EMPTY {
+            return Err(SetupError::OffBoard);
+        }
+        if black.intersects(white) {
+            return Err(SetupError::Overlap);
+        }
+        let mut b = Self::new();
+        b.stones = ByColor([black, white]);
+        b.empty = on - black - white;
+        for c in Color::ALL {
+            let mut todo = b.stones[c];
+            while let Some(s) = todo.first() {
+                let ch = b.flood(s, c);
+                if ch.libs.is_empty() {
+                    return Err(SetupError::NoLiberties(Point::from_index(s)));
+                }
+                todo -= ch.stones;
+                for t in ch.stones {
+                    b.set_root(t, s);
+                    b.hash ^= Geometry::<N, W>::key(c.index(), t);
+                }
+                *b.chain_mut(s) = ch;
+            }
+        }
+        Ok(b)
+    }
+
+    /// The chain of colour `c` through `s`, recomputed by flood fill.
+    fn flood(&self, s: usize, c: Color) -> Chain<W> {
+        let mine = self.stones[c];
+        let mut stones = Bitboard::single(s);
+        loop {
+            let grown = (stones | Geometry::<N, W>::neighbours(stones)) & mine;
+            if grown == stones {
+                break;
+            }
+            stones = grown;
+        }
+        Chain {
+            stones,
+            libs: Geometry::<N, W>::neighbours(stones) & self.empty,
+        }
+    }
+
+    /// Area of colour `c`: its stones and the empty points all of whose neighbours are `c`.
+    #[must_use]
+    pub fn area(&self, c: Color) -> Bitboard<W> {
+        let others = self.stones[!c] | self.empty;
+        self.stones[c] | (self.empty - Geometry::<N, W>::neighbours(others))
+    }
+
+    /// Area score from Black's side, before komi: Black's area minus White's.
+    #[must_use]
+    pub fn area_score(&self) -> i32 {
+        self.area(Color::Black).count() as i32 - self.area(Color::White).count() as i32
+    }
+
+    /// Recomputes stones, chains, liberties and hash from scratch and compares with the
+    /// incremental state. Returns the first disagreement found.
+    pub fn verify(&self) -> Result<(), String> {
+        let on = Geometry::<N, W>::ONBOARD;
+        let (b, w) = (self.stones[Color::Black], self.stones[Color::White]);
+        if (b | w | self.empty) - on != Bitboard::EMPTY {
+            return Err("bits set off the board".into());
+        }
+        if b.intersects(w) || self.empty != on - b - w {
+            return Err("stones and empty points do not partition the board".into());
+        }
+        let mut hash = 0;
+        for c in Color::ALL {
+            let mut todo = self.stones[c];
+            while let Some(s) = todo.first() {
+                let fresh = self.flood(s, c);
+                let r = self.root_of(s);
+                if !fresh.stones.contains(r) {
+                    return Err(format!("stone {s}: root {r} outside its chain"));
+                }
+                for t in fresh.stones {
+                    if self.root_of(t) != r {
+                        return Err(format!(
+                            "stone {t}: root {} but chain root {r}",
+                            self.root_of(t)
+                        ));
+                    }
+                    hash ^= Geometry::<N, W>::key(c.index(), t);
+                }
+                if *self.chain(r) != fresh {
+                    return Err(format!(
+                        "chain {r}: stored {:?} / libs {:?}, recomputed {:?} / libs {:?}",
+                        self.chain(r).stones,
+                        self.chain(r).libs,
+                        fresh.stones,
+                        fresh.libs
+                    ));
+                }
+                if fresh.libs.is_empty() {
+                    return Err(format!("chain {r} has no liberty"));
+                }
+                todo -= fresh.stones;
+            }
+        }
+        if hash != self.hash {
+            return Err(format!("hash {:#x}, recomputed {hash:#x}", self.hash));
+        }
+        if self.ko != NO_KO && !self.empty.contains(self.ko as usize) {
+            return Err(format!("ko point {} is not empty", self.ko));
+        }
+        Ok(())
+    }
+
+    /// Draws a mask as a grid (`#` in the set, `.` outside), top row first.
+    #[must_use]
+    pub fn mask_diagram(mask: Bitboard<W>) -> String {
+        let mut s = String::new();
+        for y in (0..N).rev() {
+            for x in 0..N {
+                s.push(if mask.contains(Geometry::<N, W>::index(x, y)) {
+                    '#'
+                } else {
+                    '.'
+                });
+                s.push(if x + 1 < N { ' ' } else { '\n' });
+            }
+        }
+        s
+    }
+}
+
+/// Why a set of stones is not a position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("a stone is off the board")]
+    OffBoard,
+    #[error("a point holds both colours")]
+    Overlap,
+    #[error("the string at bit {} has no liberty", .0.index())]
+    NoLiberties(Point),
+}
+
+impl<const N: usize, const W: usize> PartialEq for Board<N, W> {
+    /// Same stones, same ko ban, same capture counts.
+    fn eq(&self, other: &Self) -> bool {
+        self.stones == other.stones && self.ko() == other.ko() && self.captured == other.captured
+    }
+}
+
+impl<const N: usize, const W: usize> Eq for Board<N, W> {}
+
+impl<const N: usize, const W: usize> fmt::Debug for Board<N, W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
