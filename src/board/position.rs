@@ -475,7 +475,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
             NO_KO
         };
 
-        #[cfg(feature = "verify")]
+        #[cfg(any(feature = "verify", debug_assertions))]
         if let Err(e) = self.verify() {
             panic!("board inconsistent after {c} {p:?}: {e}\n{self}");
         }
