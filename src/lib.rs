@@ -15,4 +15,5 @@
 pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod game;
 pub mod playout;
