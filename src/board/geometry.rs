@@ -9,6 +9,38 @@ use super::bitboard::Bitboard;
 /// Largest supported side length.
 pub const MAX_SIZE: usize = 19;
 
+/// Length of the per-point byte mailbox (enough for a 19x19 board with its border cells).
+pub const MAILBOX: usize = 512;
+/// Mailbox value of an empty point.
+pub const CELL_EMPTY: u8 = 0;
+/// Mailbox value of a point off the board (border or guard).
+pub const CELL_OFF: u8 = 3;
+
+/// Mailbox value of a stone of colour index `c` (Black 1, White 2), so that for a colour's
+/// value `v`, `cell & v == v` holds exactly on that colour's stones and off the board.
+#[must_use]
+#[inline(always)]
+pub const fn cell_of(c: usize) -> u8 {
+    c as u8 + 1
+}
+
+/// Four mailbox cells packed little-endian into a `u32` (one byte each, values 0 to 3).
+pub type Packed = u32;
+
+/// Bit 0 of each byte of `x` set exactly where that byte of `x` is zero (bytes hold 0 to 3).
+#[must_use]
+#[inline(always)]
+pub const fn zero_bytes(x: Packed) -> Packed {
+    ((x | (x >> 1)) & 0x0101_0101) ^ 0x0101_0101
+}
+
+/// Bit 0 of each byte set where the packed cell equals `v`.
+#[must_use]
+#[inline(always)]
+pub const fn bytes_eq(x: Packed, v: u8) -> Packed {
+    zero_bytes(x ^ (v as u32 * 0x0101_0101))
+}
+
 /// Number of 64-bit words the layout of an `n x n` board needs.
 #[must_use]
 pub const fn words_for(n: usize) -> usize {
@@ -109,6 +141,64 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
             i + Self::S - 1,
             i + Self::S + 1,
         ]
+    }
+
+    /// Offset of bit index `i` in the mailbox: `cell index = i + S + 1`, so every orthogonal
+    /// and diagonal neighbour of an on-board point has a cell (row -1 and the guard columns
+    /// read as off-board).
+    pub const CELL_OFFSET: usize = N + 2;
+
+    /// The mailbox of the empty board: `CELL_EMPTY` on the board, `CELL_OFF` elsewhere.
+    pub const EMPTY_CELLS: [u8; MAILBOX] = {
+        let mut cells = [CELL_OFF; MAILBOX];
+        let mut y = 0;
+        while y < N {
+            let mut x = 0;
+            while x < N {
+                cells[Self::index(x, y) + Self::CELL_OFFSET] = CELL_EMPTY;
+                x += 1;
+            }
+            y += 1;
+        }
+        cells
+    };
+
+    /// For each bit index, the mask of its on-board orthogonal neighbours.
+    pub const NEIGHBOURS: [[Bitboard<W>; 64]; W] = {
+        let mut t = [[Bitboard([0; W]); 64]; W];
+        let mut y = 0;
+        while y < N {
+            let mut x = 0;
+            while x < N {
+                let i = Self::index(x, y);
+                let mut m = [0u64; W];
+                if x > 0 {
+                    m[(i - 1) / 64] |= 1 << ((i - 1) % 64);
+                }
+                if x + 1 < N {
+                    m[(i + 1) / 64] |= 1 << ((i + 1) % 64);
+                }
+                if y > 0 {
+                    m[(i - Self::S) / 64] |= 1 << ((i - Self::S) % 64);
+                }
+                if y + 1 < N {
+                    m[(i + Self::S) / 64] |= 1 << ((i + Self::S) % 64);
+                }
+                t[i / 64][i % 64] = Bitboard(m);
+                x += 1;
+            }
+            y += 1;
+        }
+        t
+    };
+
+    /// The on-board orthogonal neighbours of the on-board bit index `i`.
+    #[must_use]
+    #[inline(always)]
+    pub fn neighbours_of(i: usize) -> Bitboard<W> {
+        debug_assert!(Self::ONBOARD.contains(i));
+        // SAFETY: on-board bit indices are below `64 * W`, the flattened table length.
+        unsafe { *Self::NEIGHBOURS.as_flattened().get_unchecked(i) }
     }
 
     /// Zobrist keys: one per colour and bit index, from a fixed splitmix64 stream.

@@ -5,9 +5,14 @@
 //! liberty count is a popcount, atari is a count of one and a merge is an OR. Nothing is ever freed:
 //! a chain slot is live exactly while `root[r] == r` for a stone `r`, and no code reads `root` or
 //! `chains` at a point that holds no stone (so clearing a board touches only the small header).
+//!
+//! Beside the bitboards, a byte mailbox (`cell`, see `Geometry::CELL_OFFSET`) answers "what is on
+//! this neighbour" with one load and no bounds test; bitboards stay the source of truth for sets.
 
 use super::bitboard::Bitboard;
-use super::geometry::Geometry;
+use super::geometry::{
+    bytes_eq, cell_of, zero_bytes, Geometry, Packed, CELL_EMPTY, CELL_OFF, MAILBOX,
+};
 use super::types::{ByColor, Color, Move, Point};
 use std::fmt;
 
@@ -54,6 +59,10 @@ pub struct Board<const N: usize, const W: usize> {
     ko_color: Color,
     /// Stones of each colour removed from the board so far.
     captured: ByColor<u32>,
+    /// Number of empty points (`empty.count()`).
+    empty_count: u32,
+    /// Per-point contents, indexed by bit index + `CELL_OFFSET` (see `geometry::cell_of`).
+    cell: [u8; MAILBOX],
     /// Root point of the chain of each stone; meaningful only on stones.
     root: [[u16; 64]; W],
     /// Chain data by root point; meaningful only where `root[r] == r` on a stone.
@@ -88,6 +97,8 @@ impl<const N: usize, const W: usize> Board<N, W> {
             ko: NO_KO,
             ko_color: Color::Black,
             captured: ByColor([0; 2]),
+            empty_count: (N * N) as u32,
+            cell: Geometry::<N, W>::EMPTY_CELLS,
             root: [[0; 64]; W],
             chains: [[Chain::EMPTY; 64]; W],
         }
@@ -101,6 +112,8 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.hash = 0;
         self.ko = NO_KO;
         self.captured = ByColor([0; 2]);
+        self.empty_count = (N * N) as u32;
+        self.cell = Geometry::<N, W>::EMPTY_CELLS;
     }
 
     /// Makes `self` equal to `src`, copying only live chain data (cheap for sparse boards).
@@ -112,6 +125,8 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.ko = src.ko;
         self.ko_color = src.ko_color;
         self.captured = src.captured;
+        self.empty_count = src.empty_count;
+        self.cell = src.cell;
         for s in src.stones[Color::Black] | src.stones[Color::White] {
             let r = src.root_of(s);
             self.set_root(s, r);
@@ -166,16 +181,44 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.empty
     }
 
+    /// Number of empty points.
+    #[must_use]
+    #[inline(always)]
+    pub fn empty_count(&self) -> u32 {
+        self.empty_count
+    }
+
+    /// Mailbox value at bit index `i` (any neighbour or diagonal of an on-board point).
+    #[inline(always)]
+    fn cell(&self, i: usize) -> u8 {
+        self.cell[i.wrapping_add(Geometry::<N, W>::CELL_OFFSET) & (MAILBOX - 1)]
+    }
+
+    /// The cells of the four orthogonal neighbours of `i`, in `Geometry::around` order.
+    #[inline(always)]
+    fn around_cells(&self, i: usize) -> Packed {
+        Packed::from_le_bytes(Geometry::<N, W>::around(i).map(|q| self.cell(q)))
+    }
+
+    /// The cells of the four diagonal neighbours of `i`, in `Geometry::diagonals` order.
+    #[inline(always)]
+    fn diagonal_cells(&self, i: usize) -> Packed {
+        Packed::from_le_bytes(Geometry::<N, W>::diagonals(i).map(|q| self.cell(q)))
+    }
+
+    #[inline(always)]
+    fn set_cell(&mut self, i: usize, v: u8) {
+        self.cell[i.wrapping_add(Geometry::<N, W>::CELL_OFFSET) & (MAILBOX - 1)] = v;
+    }
+
     /// The colour of the stone on `p`, if any.
     #[must_use]
     #[inline(always)]
     pub fn color_at(&self, p: Point) -> Option<Color> {
-        if self.stones[Color::Black].contains(p.index()) {
-            Some(Color::Black)
-        } else if self.stones[Color::White].contains(p.index()) {
-            Some(Color::White)
-        } else {
-            None
+        match self.cell(p.index()) {
+            v if v == cell_of(0) => Some(Color::Black),
+            v if v == cell_of(1) => Some(Color::White),
+            _ => None,
         }
     }
 
@@ -215,24 +258,38 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.chain_at(p).map_or(0, |ch| ch.libs.count())
     }
 
+    // The four accessors below take bit indices of on-board points (below `64 * W` by the
+    // layout; roots are such points too) and skip the bounds checks that profiling showed to be
+    // a tenth of the playout's instructions.
+
     #[inline(always)]
     fn root_of(&self, i: usize) -> usize {
-        self.root[i >> 6][i & 63] as usize
+        debug_assert!(Geometry::<N, W>::ONBOARD.contains(i));
+        // SAFETY: `i` is an on-board bit index, so `i < 64 * W`, the flattened length.
+        usize::from(unsafe { *self.root.as_flattened().get_unchecked(i) })
     }
 
     #[inline(always)]
     fn set_root(&mut self, i: usize, r: usize) {
-        self.root[i >> 6][i & 63] = r as u16;
+        debug_assert!(
+            Geometry::<N, W>::ONBOARD.contains(i) && Geometry::<N, W>::ONBOARD.contains(r)
+        );
+        // SAFETY: as in `root_of`.
+        unsafe { *self.root.as_flattened_mut().get_unchecked_mut(i) = r as u16 };
     }
 
     #[inline(always)]
     fn chain(&self, r: usize) -> &Chain<W> {
-        &self.chains[r >> 6][r & 63]
+        debug_assert!(Geometry::<N, W>::ONBOARD.contains(r));
+        // SAFETY: `r` is a root, hence an on-board bit index below `64 * W`.
+        unsafe { self.chains.as_flattened().get_unchecked(r) }
     }
 
     #[inline(always)]
     fn chain_mut(&mut self, r: usize) -> &mut Chain<W> {
-        &mut self.chains[r >> 6][r & 63]
+        debug_assert!(Geometry::<N, W>::ONBOARD.contains(r));
+        // SAFETY: as in `chain`.
+        unsafe { self.chains.as_flattened_mut().get_unchecked_mut(r) }
     }
 
     // ----- legality -----
@@ -241,17 +298,14 @@ impl<const N: usize, const W: usize> Board<N, W> {
     /// Precondition: `i` is empty and on the board.
     #[inline(always)]
     fn has_liberty_after(&self, c: Color, i: usize) -> bool {
-        let own = self.stones[c];
-        let opp = self.stones[!c];
+        let own = cell_of(c.index());
+        let opp = cell_of((!c).index());
         for q in Geometry::<N, W>::around(i) {
-            if self.empty.contains(q) {
-                return true;
-            }
-            if own.contains(q) {
-                if self.chain(self.root_of(q)).libs.count() >= 2 {
-                    return true;
-                }
-            } else if opp.contains(q) && self.chain(self.root_of(q)).libs.is_single() {
+            let v = self.cell(q);
+            if v == CELL_EMPTY
+                || (v == own && self.chain(self.root_of(q)).libs.count() >= 2)
+                || (v == opp && self.chain(self.root_of(q)).libs.is_single())
+            {
                 return true;
             }
         }
@@ -288,20 +342,21 @@ impl<const N: usize, const W: usize> Board<N, W> {
     #[must_use]
     #[inline(always)]
     pub fn is_eyelike(&self, c: Color, p: Point) -> bool {
-        let i = p.index();
-        let own = self.stones[c];
-        let on = Geometry::<N, W>::ONBOARD;
-        for q in Geometry::<N, W>::around(i) {
-            if on.contains(q) && !own.contains(q) {
-                return false;
-            }
+        self.eyelike_at(c, p.index())
+    }
+
+    #[inline(always)]
+    fn eyelike_at(&self, c: Color, i: usize) -> bool {
+        let own = cell_of(c.index());
+        let mine = u32::from(own) * 0x0101_0101;
+        // `cell & own == own` holds on own stones and off the board only.
+        if self.around_cells(i) & mine != mine {
+            return false;
         }
-        let opp = self.stones[!c];
-        let mut bad = u32::from(Geometry::<N, W>::EDGE.contains(i));
-        for d in Geometry::<N, W>::diagonals(i) {
-            bad += u32::from(opp.contains(d));
-        }
-        bad < 2
+        let diag = self.diagonal_cells(i);
+        let enemies = bytes_eq(diag, cell_of((!c).index())).count_ones();
+        let off = u32::from(bytes_eq(diag, CELL_OFF) != 0);
+        enemies + off < 2
     }
 
     /// Whether `p` (an empty point) is a move the light playout may choose for `c`: legal, not
@@ -314,11 +369,10 @@ impl<const N: usize, const W: usize> Board<N, W> {
         if self.ko == i as u16 && self.ko_color == c {
             return false;
         }
-        let around = Geometry::<N, W>::around(i);
-        if around.iter().any(|&q| self.empty.contains(q)) {
-            return true;
+        if zero_bytes(self.around_cells(i)) != 0 {
+            return true; // an empty neighbour: a liberty, and not an eye
         }
-        !self.is_eyelike(c, p) && self.has_liberty_after(c, i)
+        !self.eyelike_at(c, i) && self.has_liberty_after(c, i)
     }
 
     /// Bit-parallel: the empty points that are eyelike for `c`.
@@ -403,74 +457,74 @@ impl<const N: usize, const W: usize> Board<N, W> {
             self.check(c, Move::Play(p)).is_ok(),
             "illegal {c} {p:?}\n{self}"
         );
-        let opp = !c;
+        let own = cell_of(c.index());
         let around = Geometry::<N, W>::around(i);
+        let cells = self.around_cells(i);
 
         self.stones[c].insert(i);
         self.empty.remove(i);
+        self.empty_count -= 1;
+        self.set_cell(i, own);
         self.hash ^= Geometry::<N, W>::key(c.index(), i);
-        let mut libs = Bitboard::EMPTY;
-        for q in around {
-            if self.empty.contains(q) {
+        let mut libs = Geometry::<N, W>::neighbours_of(i) & self.empty;
+
+        // Opponent chains next to us lose the liberty; those left without any are captured
+        // (which also hands liberties to our chains next to them).
+        let mut captured = 0;
+        let opp = cell_of((!c).index());
+        let mut opp_bits = bytes_eq(cells, opp);
+        while opp_bits != 0 {
+            let q = around[(opp_bits.trailing_zeros() / 8) as usize];
+            opp_bits &= opp_bits - 1;
+            if self.cell(q) != opp {
+                libs.insert(q); // captured a moment ago through another neighbour
+                continue;
+            }
+            let r = self.root_of(q);
+            let ch = self.chain_mut(r);
+            ch.libs.remove(i);
+            if ch.libs.is_empty() {
+                captured += self.remove_chain(r, !c, i);
                 libs.insert(q);
             }
         }
-        self.set_root(i, i);
-        *self.chain_mut(i) = Chain {
-            stones: Bitboard::single(i),
-            libs,
-        };
 
-        // Opponent chains lose the liberty; those left without any are captured, which hands
-        // liberties to our chains next to them (the new stone's own chain included).
-        let mut captured = 0;
-        let mut last_captured = 0;
-        for q in around {
-            if self.stones[opp].contains(q) {
-                let r = self.root_of(q);
-                let ch = self.chain_mut(r);
-                ch.libs.remove(i);
-                if ch.libs.is_empty() {
-                    captured += self.remove_chain(r, opp);
-                    last_captured = q;
-                }
-            }
-        }
-
-        // Merge with our neighbouring chains into the largest one.
-        let mut merged = *self.chain(i);
-        let mut best = i;
-        let mut best_size = 1;
-        let mut roots = [usize::MAX; 4];
-        let mut n = 0;
-        for q in around {
-            if q != i && self.stones[c].contains(q) {
-                let r = self.root_of(q);
-                if !roots[..n].contains(&r) {
-                    roots[n] = r;
-                    n += 1;
-                    let ch = self.chain(r);
-                    merged.stones |= ch.stones;
-                    merged.libs |= ch.libs;
-                    let size = ch.stones.count();
-                    if size > best_size {
-                        best_size = size;
-                        best = r;
+        let mut own_bits = bytes_eq(cells, own);
+        let merged_libs = if own_bits == 0 {
+            self.set_root(i, i);
+            *self.chain_mut(i) = Chain {
+                stones: Bitboard::single(i),
+                libs,
+            };
+            libs
+        } else {
+            // Join the first neighbouring chain, then fold any other distinct ones into it.
+            let best = self.root_of(around[(own_bits.trailing_zeros() / 8) as usize]);
+            own_bits &= own_bits - 1;
+            let mut merged = *self.chain(best);
+            merged.stones.insert(i);
+            merged.libs |= libs;
+            self.set_root(i, best);
+            while own_bits != 0 {
+                let r = self.root_of(around[(own_bits.trailing_zeros() / 8) as usize]);
+                own_bits &= own_bits - 1;
+                if r != best && !merged.stones.contains(r) {
+                    let other = *self.chain(r);
+                    merged.stones |= other.stones;
+                    merged.libs |= other.libs;
+                    for s in other.stones {
+                        self.set_root(s, best);
                     }
                 }
             }
-        }
-        if n > 0 {
             merged.libs.remove(i);
-            for s in merged.stones - self.chain(best).stones {
-                self.set_root(s, best);
-            }
             *self.chain_mut(best) = merged;
-        }
+            merged.libs
+        };
 
-        self.ko = if captured == 1 && n == 0 && merged.libs.is_single() {
-            self.ko_color = opp;
-            last_captured as u16
+        self.ko = if captured == 1 && merged_libs.is_single() && bytes_eq(cells, own) == 0 {
+            self.ko_color = !c;
+            merged_libs.first().unwrap_or(0) as u16
         } else {
             NO_KO
         };
@@ -482,24 +536,27 @@ impl<const N: usize, const W: usize> Board<N, W> {
     }
 
     /// Removes the chain rooted at `r` (colour `col`), giving its points as liberties to the
-    /// other colour's chains next to them. Returns the number of stones removed.
+    /// other colour's chains next to them, except to a stone on `placed` (whose chain the caller
+    /// is still building). Returns the number of stones removed.
     #[inline(always)]
-    fn remove_chain(&mut self, r: usize, col: Color) -> u32 {
+    fn remove_chain(&mut self, r: usize, col: Color, placed: usize) -> u32 {
         let stones = self.chain(r).stones;
         self.stones[col] ^= stones;
         self.empty |= stones;
-        let other = self.stones[!col];
+        let n = stones.count();
+        self.empty_count += n;
+        self.captured[col] += n;
+        let other = cell_of((!col).index());
         for s in stones {
+            self.set_cell(s, CELL_EMPTY);
             self.hash ^= Geometry::<N, W>::key(col.index(), s);
             for t in Geometry::<N, W>::around(s) {
-                if other.contains(t) {
+                if self.cell(t) == other && t != placed {
                     let rt = self.root_of(t);
                     self.chain_mut(rt).libs.insert(s);
                 }
             }
         }
-        let n = stones.count();
-        self.captured[col] += n;
         n
     }
 
@@ -518,6 +575,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
         let mut b = Self::new();
         b.stones = ByColor([black, white]);
         b.empty = on - black - white;
+        b.empty_count = b.empty.count();
         for c in Color::ALL {
             let mut todo = b.stones[c];
             while let Some(s) = todo.first() {
@@ -528,6 +586,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
                 todo -= ch.stones;
                 for t in ch.stones {
                     b.set_root(t, s);
+                    b.set_cell(t, cell_of(c.index()));
                     b.hash ^= Geometry::<N, W>::key(c.index(), t);
                 }
                 *b.chain_mut(s) = ch;
@@ -576,6 +635,30 @@ impl<const N: usize, const W: usize> Board<N, W> {
         }
         if b.intersects(w) || self.empty != on - b - w {
             return Err("stones and empty points do not partition the board".into());
+        }
+        if self.empty_count != self.empty.count() {
+            return Err(format!(
+                "empty count {}, recomputed {}",
+                self.empty_count,
+                self.empty.count()
+            ));
+        }
+        for i in 0..MAILBOX - Geometry::<N, W>::CELL_OFFSET {
+            let want = if b.contains(i) {
+                cell_of(0)
+            } else if w.contains(i) {
+                cell_of(1)
+            } else if self.empty.contains(i) {
+                CELL_EMPTY
+            } else {
+                CELL_OFF
+            };
+            if self.cell(i) != want {
+                return Err(format!(
+                    "mailbox at {i} holds {}, expected {want}",
+                    self.cell(i)
+                ));
+            }
         }
         let mut hash = 0;
         for c in Color::ALL {

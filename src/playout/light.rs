@@ -53,11 +53,8 @@ pub fn random_candidate<const N: usize, const W: usize, R: RngCore, S: BitSelect
     sel: S,
 ) -> Option<Point> {
     let mut mask = board.empty();
-    loop {
-        let n = mask.count();
-        if n == 0 {
-            return None;
-        }
+    let mut n = board.empty_count();
+    while n > 0 {
         let k = ((u64::from(rng.next_u32()) * u64::from(n)) >> 32) as u32;
         let i = mask.select_with(k, |w, j| sel.pick(w, j));
         let p = Point::from_index(i);
@@ -65,7 +62,9 @@ pub fn random_candidate<const N: usize, const W: usize, R: RngCore, S: BitSelect
             return Some(p);
         }
         mask.remove(i);
+        n -= 1;
     }
+    None
 }
 
 /// Plays the light playout from `board` with `to_move` to play, to two passes or the cap.
