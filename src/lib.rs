@@ -17,3 +17,4 @@ pub mod board;
 pub mod cli;
 pub mod game;
 pub mod playout;
+pub mod search;

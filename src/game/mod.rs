@@ -14,7 +14,7 @@ pub mod vertex;
 pub use score::{area, area_score, format_score};
 pub use vertex::{BadVertex, GoMove, Vertex};
 
-use crate::board::{Bitboard, Board, Color, IllegalMove, Move, Point, SetupError};
+use crate::board::{Bitboard, Board, Color, Geometry, IllegalMove, Move, Point, SetupError};
 
 /// Why the game refused a request. On any error the game is unchanged.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
@@ -108,6 +108,12 @@ impl<const N: usize, const W: usize> Game<N, W> {
         self.komi = komi;
     }
 
+    /// Side to move in the setup position.
+    #[must_use]
+    pub fn setup_to_move(&self) -> Color {
+        self.setup_to_move
+    }
+
     /// Number of handicap stones placed (0 if none).
     #[must_use]
     pub fn handicap(&self) -> usize {
@@ -193,10 +199,21 @@ impl<const N: usize, const W: usize> Game<N, W> {
     }
 
     /// Whether `c` playing on the empty point `p` would repeat an earlier position. Cheap when the
-    /// move captures nothing (a new stone alone never repeats a position of this game unless
-    /// stones were removed since), so search can filter its root moves with it.
+    /// move captures nothing (the new hash is the old one with one key added), so search can
+    /// filter its root moves with it.
     #[must_use]
     pub fn violates_superko(&self, c: Color, p: Point) -> bool {
+        let i = p.index();
+        let on = Geometry::<N, W>::ONBOARD;
+        let captures = Geometry::<N, W>::around(i).into_iter().any(|q| {
+            on.contains(q) && {
+                let q = Point::from_index(q);
+                self.board.color_at(q) == Some(!c) && self.board.liberties(q) == 1
+            }
+        });
+        if !captures {
+            return self.seen(self.board.hash() ^ Geometry::<N, W>::key(c.index(), i));
+        }
         let mut b = self.board.clone();
         b.play(c, Move::Play(p)).is_ok() && self.seen(b.hash())
     }
@@ -409,6 +426,10 @@ mod tests {
             }
         ));
         assert_eq!(g.check(Color::White, mv("C1")), Err(GameError::Superko));
+        let c1 = G::point("C1".parse().unwrap()).unwrap();
+        assert!(g.violates_superko(Color::White, c1));
+        let j9 = G::point("J9".parse().unwrap()).unwrap();
+        assert!(!g.violates_superko(Color::White, j9));
         let before = g.board().clone();
         assert!(g.play(Color::White, mv("C1")).is_err());
         assert_eq!(g.board(), &before);

@@ -1,0 +1,619 @@
+//! [`Searcher`]: runs the search threads on the shared tree and reports what they found.
+//!
+//! One simulation: copy the root position into the thread's scratch state, descend by
+//! [`Selector`] (counting each visit on the way down, which acts as a virtual loss for the other
+//! threads until the result arrives), expand at most one leaf, play a random game to the end,
+//! and back the result up the path: tree statistics from the point of view of the player who
+//! moved into each node, and AMAF statistics for every child whose move the player to move
+//! there played first later in the simulation (tree part and playout alike).
+//!
+//! Threads claim simulations from shared counters and check the limits every few playouts; the
+//! calling thread sleeps, enforces the time limit and calls the caller's monitor at its interval
+//! (live analysis, interrupts). With one thread and a playout limit the search is reproducible.
+
+use super::params::{Limits, Params};
+use super::select::Selector;
+use super::tree::{Stats, Tree};
+use super::{Action, ActionSet, Rollout, SearchGame};
+use crate::board::Color;
+use crate::playout::{BitSelect, Portable};
+use rand_core::SeedableRng;
+use rand_pcg::Pcg32;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicU64, AtomicU8, Ordering::*};
+use std::time::{Duration, Instant};
+
+/// Why a search stopped.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StopReason {
+    /// The playout limit was reached.
+    Playouts,
+    /// The time limit was reached.
+    Time,
+    /// The most visited root move could no longer be overtaken.
+    Settled,
+    /// Every playout was won (or lost) after at least 1000: nothing left to learn.
+    Decided,
+    /// The caller's monitor asked to stop.
+    Interrupted,
+    /// The root has no move (the game is over).
+    NoMoves,
+}
+
+impl StopReason {
+    fn code(self) -> u8 {
+        self as u8
+    }
+
+    fn from_code(c: u8) -> StopReason {
+        [
+            StopReason::Playouts,
+            StopReason::Time,
+            StopReason::Settled,
+            StopReason::Decided,
+            StopReason::Interrupted,
+            StopReason::NoMoves,
+        ]
+        .get(usize::from(c))
+        .copied()
+        .unwrap_or(StopReason::Interrupted)
+    }
+}
+
+/// What the search knows about one root move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChildInfo {
+    pub action: Action,
+    /// Visits, reused subtree included.
+    pub visits: u32,
+    /// Mean result for the player to move at the root, in `[0, 1]` (0.5 before any visit).
+    pub winrate: f32,
+    pub amaf_visits: u32,
+    pub amaf_winrate: f32,
+    /// Mean final score from Black's side over this search's playouts through the move, if any.
+    pub score: Option<f32>,
+    /// Principal variation: this move, then the most visited reply, and so on.
+    pub pv: Vec<Action>,
+}
+
+/// The state of a search (a finished one, or a snapshot of a running one).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// Player to move at the root.
+    pub to_move: Color,
+    /// Playouts of this search.
+    pub playouts: u64,
+    pub elapsed: Duration,
+    /// Root visits, reused subtree included.
+    pub root_visits: u32,
+    /// Root moves, most visited first (ties: higher win rate first); pruned moves left out.
+    pub children: Vec<ChildInfo>,
+    /// Mean final score from Black's side over this search's playouts.
+    pub score: Option<f32>,
+    /// Per action index: share of playouts Black owned it at the end minus White's share, in
+    /// `[-1, 1]` (empty when ownership is off or nothing was played).
+    pub ownership: Vec<f32>,
+    /// Nodes in the tree.
+    pub nodes: usize,
+    pub stop: Option<StopReason>,
+}
+
+impl Report {
+    /// The robust-max choice: the most visited root move.
+    #[must_use]
+    pub fn best(&self) -> Option<&ChildInfo> {
+        self.children.first()
+    }
+
+    /// Win rate of the best move for the player to move (0.5 if there is none).
+    #[must_use]
+    pub fn winrate(&self) -> f32 {
+        self.best().map_or(0.5, |c| c.winrate)
+    }
+
+    #[must_use]
+    pub fn playouts_per_sec(&self) -> f64 {
+        self.playouts as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// A running search, as the monitor sees it.
+pub struct View<'a, G: SearchGame> {
+    sh: &'a Shared<'a, G>,
+}
+
+impl<G: SearchGame> View<'_, G> {
+    /// Playouts finished so far.
+    #[must_use]
+    pub fn playouts(&self) -> u64 {
+        self.sh.done.load(Relaxed)
+    }
+
+    #[must_use]
+    pub fn elapsed(&self) -> Duration {
+        self.sh.start.elapsed()
+    }
+
+    /// A snapshot report with principal variations of up to `pv_len` moves.
+    #[must_use]
+    pub fn report(&self, pv_len: usize) -> Report {
+        self.sh.report(pv_len)
+    }
+}
+
+/// The caller's hook into a running search: called every `interval` on the calling thread.
+pub struct Monitor<'m, G: SearchGame> {
+    pub interval: Duration,
+    #[allow(clippy::type_complexity)]
+    pub callback: &'m mut dyn FnMut(&View<'_, G>) -> ControlFlow<()>,
+}
+
+/// A tree search over games of type `G`, keeping its tree between searches.
+pub struct Searcher<G: SearchGame> {
+    params: Params,
+    selector: Selector,
+    tree: Tree,
+    searches: u64,
+    _game: std::marker::PhantomData<fn() -> G>,
+}
+
+impl<G: SearchGame> Searcher<G> {
+    #[must_use]
+    pub fn new(params: Params) -> Self {
+        Self {
+            selector: Selector::new(&params),
+            tree: Tree::new(params.max_nodes),
+            params,
+            searches: 0,
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    #[must_use]
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Changes the parameters; the tree is dropped if the arena size changes.
+    pub fn set_params(&mut self, params: Params) {
+        if params.max_nodes != self.params.max_nodes {
+            self.tree = Tree::new(params.max_nodes);
+        }
+        self.selector = Selector::new(&params);
+        self.params = params;
+    }
+
+    #[must_use]
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    /// Forgets the tree.
+    pub fn clear(&mut self) {
+        self.tree = Tree::new(self.params.max_nodes);
+    }
+
+    /// Moves the root down along `path` (the moves played since the last search), keeping that
+    /// subtree for the next search. Returns whether anything was kept.
+    pub fn advance(&mut self, path: &[Action]) -> bool {
+        self.tree.reroot(path)
+    }
+
+    /// Searches `root` within `limits`. Root moves for which `forbidden` holds are never chosen
+    /// (the game's own rules beyond `G`, such as positional superko). `monitor`, if given, is
+    /// called at its interval and may stop the search.
+    pub fn run(
+        &mut self,
+        root: &G,
+        limits: &Limits,
+        forbidden: &dyn Fn(Action) -> bool,
+        monitor: Option<Monitor<'_, G>>,
+    ) -> Report {
+        self.searches += 1;
+        let start = Instant::now();
+        let mut actions = Vec::new();
+        root.tree_actions(&mut actions);
+        if !self.tree.root().is_expanded() && !actions.is_empty() {
+            self.tree.expand(0, &actions);
+        }
+        let kids = self.tree.root().children();
+        for c in kids.clone() {
+            let n = self.tree.node(c);
+            n.set_pruned(forbidden(n.action()));
+        }
+        let n_threads = self.params.threads.max(1);
+        let sh = Shared {
+            tree: &self.tree,
+            root,
+            selector: &self.selector,
+            params: &self.params,
+            limits: *limits,
+            start,
+            first_child: kids.start,
+            stop: AtomicBool::new(false),
+            reason: AtomicU8::new(StopReason::Interrupted.code()),
+            claimed: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            root_score: (0..kids.len() + 1).map(|_| AtomicI64::new(0)).collect(),
+            root_score_n: (0..kids.len() + 1).map(|_| AtomicU64::new(0)).collect(),
+            ownership: (0..n_threads)
+                .map(|_| {
+                    let n = if self.params.ownership {
+                        root.action_space()
+                    } else {
+                        0
+                    };
+                    (0..n).map(|_| AtomicI32::new(0)).collect()
+                })
+                .collect(),
+            seed: splitmix(self.params.seed ^ splitmix(self.searches)),
+        };
+        if kids.is_empty() {
+            sh.finish(StopReason::NoMoves);
+        } else if limits.playouts == Some(0) {
+            sh.finish(StopReason::Playouts);
+        }
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..n_threads)
+                .map(|t| {
+                    let sh = &sh;
+                    s.spawn(move || worker_dispatch(sh, t))
+                })
+                .collect();
+            let mut monitor = monitor;
+            let mut next_tick = monitor.as_ref().map(|m| start + m.interval);
+            while !handles.iter().all(|h| h.is_finished()) {
+                let now = Instant::now();
+                if limits.time.is_some_and(|t| now >= start + t) {
+                    sh.finish(StopReason::Time);
+                }
+                if let (Some(m), Some(tick)) = (monitor.as_mut(), next_tick) {
+                    if now >= tick {
+                        if (m.callback)(&View { sh: &sh }).is_break() {
+                            sh.finish(StopReason::Interrupted);
+                        }
+                        next_tick = Some(now + m.interval);
+                    }
+                }
+                let mut nap = Duration::from_millis(2);
+                if let Some(t) = limits.time {
+                    nap = nap.min((start + t).saturating_duration_since(now));
+                }
+                if let Some(t) = next_tick {
+                    nap = nap.min(t.saturating_duration_since(now));
+                }
+                std::thread::sleep(nap.max(Duration::from_micros(100)));
+            }
+            for h in handles {
+                if let Err(e) = h.join() {
+                    std::panic::resume_unwind(e);
+                }
+            }
+        });
+        let mut r = sh.report(12);
+        r.stop = Some(StopReason::from_code(sh.reason.load(Relaxed)));
+        r
+    }
+}
+
+/// State shared by the threads of one search.
+struct Shared<'a, G: SearchGame> {
+    tree: &'a Tree,
+    root: &'a G,
+    selector: &'a Selector,
+    params: &'a Params,
+    limits: Limits,
+    start: Instant,
+    /// Index of the root's first child (root children are `first_child..` in the arena).
+    first_child: usize,
+    stop: AtomicBool,
+    /// The first [`StopReason`] recorded.
+    reason: AtomicU8,
+    /// Simulations started (only counted with a playout limit).
+    claimed: AtomicU64,
+    /// Simulations finished.
+    done: AtomicU64,
+    /// Per root child (by position among the root's children), then the root itself last: sum of
+    /// twice the final score (Black's side) over this search, and the count of playouts.
+    root_score: Box<[AtomicI64]>,
+    root_score_n: Box<[AtomicU64]>,
+    /// Per thread, per action index: playouts Black owned it minus playouts White owned it.
+    /// Each thread writes only its own row.
+    ownership: Box<[Box<[AtomicI32]>]>,
+    seed: u64,
+}
+
+impl<G: SearchGame> Shared<'_, G> {
+    fn finish(&self, why: StopReason) {
+        if !self.stop.swap(true, Relaxed) {
+            self.reason.store(why.code(), Relaxed);
+        }
+    }
+
+    /// Whether a limit says stop (checked by the threads every few playouts).
+    fn limit_reached(&self) -> bool {
+        let elapsed = self.start.elapsed();
+        if self.limits.time.is_some_and(|t| elapsed >= t) {
+            self.finish(StopReason::Time);
+            return true;
+        }
+        if self.limits.early_stop {
+            if let Some(why) = self.settled(elapsed) {
+                self.finish(why);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The early-stop rule (see [`Limits::early_stop`]).
+    fn settled(&self, elapsed: Duration) -> Option<StopReason> {
+        let done = self.done.load(Relaxed);
+        let root = self.tree.root();
+        let (mut b1, mut b2) = (0u32, 0u32);
+        let mut best = Stats::default();
+        for c in root.children() {
+            let n = self.tree.node(c);
+            if n.is_pruned() {
+                continue;
+            }
+            let s = n.stats();
+            if s.visits > b1 {
+                b2 = b1;
+                b1 = s.visits;
+                best = s;
+            } else if s.visits > b2 {
+                b2 = s.visits;
+            }
+        }
+        if done >= 1000 && best.visits >= 50 {
+            let q = best.mean().unwrap_or(0.5);
+            if !(0.001..=0.999).contains(&q) {
+                return Some(StopReason::Decided);
+            }
+        }
+        let by_count = self.limits.playouts.map(|n| n.saturating_sub(done) as f64);
+        let by_time = self.limits.time.and_then(|t| {
+            (done >= 100 && elapsed.as_secs_f64() > 0.01).then(|| {
+                let rate = done as f64 / elapsed.as_secs_f64();
+                rate * t.saturating_sub(elapsed).as_secs_f64() * 1.2
+            })
+        });
+        let remaining = match (by_count, by_time) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b)?,
+        };
+        (f64::from(b1 - b2) > remaining).then_some(StopReason::Settled)
+    }
+
+    fn report(&self, pv_len: usize) -> Report {
+        let tree = self.tree;
+        let root = tree.root();
+        let playouts = self.done.load(Relaxed);
+        let mut children: Vec<ChildInfo> = root
+            .children()
+            .filter(|&c| !tree.node(c).is_pruned())
+            .map(|c| {
+                let n = tree.node(c);
+                let (s, a) = (n.stats(), n.amaf());
+                let slot = c - self.first_child;
+                let sn = self.root_score_n.get(slot).map_or(0, |x| x.load(Relaxed));
+                let ss = self.root_score.get(slot).map_or(0, |x| x.load(Relaxed));
+                ChildInfo {
+                    action: n.action(),
+                    visits: s.visits,
+                    winrate: s.mean().unwrap_or(0.5),
+                    amaf_visits: a.visits,
+                    amaf_winrate: a.mean().unwrap_or(0.5),
+                    score: (sn > 0).then(|| ss as f32 / (2 * sn) as f32),
+                    pv: principal_variation(tree, c, pv_len),
+                }
+            })
+            .collect();
+        children.sort_by(|x, y| {
+            y.visits
+                .cmp(&x.visits)
+                .then(y.winrate.total_cmp(&x.winrate))
+        });
+        let last = self.root_score_n.len() - 1;
+        let sn = self.root_score_n[last].load(Relaxed);
+        let ss = self.root_score[last].load(Relaxed);
+        let mut ownership = Vec::new();
+        if playouts > 0 && self.params.ownership {
+            let n = self.ownership[0].len();
+            ownership = (0..n)
+                .map(|i| {
+                    let sum: i64 = self
+                        .ownership
+                        .iter()
+                        .map(|row| i64::from(row[i].load(Relaxed)))
+                        .sum();
+                    (sum as f64 / playouts as f64).clamp(-1.0, 1.0) as f32
+                })
+                .collect();
+        }
+        Report {
+            to_move: self.root.to_move(),
+            playouts,
+            elapsed: self.start.elapsed(),
+            root_visits: root.stats().visits,
+            children,
+            score: (sn > 0).then(|| ss as f32 / (2 * sn) as f32),
+            ownership,
+            nodes: tree.len(),
+            stop: None,
+        }
+    }
+}
+
+/// From `c`, follow the most visited child; at most `len` moves.
+fn principal_variation(tree: &Tree, mut c: usize, len: usize) -> Vec<Action> {
+    let mut pv = Vec::new();
+    while pv.len() < len {
+        let n = tree.node(c);
+        if n.stats().visits == 0 {
+            break;
+        }
+        pv.push(n.action());
+        let next = n
+            .children()
+            .filter(|&k| !tree.node(k).is_pruned())
+            .max_by_key(|&k| tree.node(k).stats().visits);
+        match next {
+            Some(k) => c = k,
+            None => break,
+        }
+    }
+    pv
+}
+
+fn worker_dispatch<G: SearchGame>(sh: &Shared<'_, G>, t: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(sel) = crate::playout::Bmi2::detect() {
+        // SAFETY: `detect` confirmed every feature `worker_v3` is compiled for.
+        return unsafe { worker_v3(sh, t, sel) };
+    }
+    worker(sh, t, Portable);
+}
+
+/// The worker compiled for x86-64-v3, so the inlined descent and playout use BMI2 and POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn worker_v3<G: SearchGame>(sh: &Shared<'_, G>, t: usize, sel: crate::playout::Bmi2) {
+    worker(sh, t, sel);
+}
+
+/// Playouts between two looks at the clock and the early-stop rule.
+const CHECK_EVERY: u32 = 16;
+
+#[inline(always)]
+fn worker<G: SearchGame, S: BitSelect>(sh: &Shared<'_, G>, t: usize, sel: S) {
+    let mut rng = Pcg32::seed_from_u64(splitmix(sh.seed ^ splitmix(t as u64 + 1)));
+    let mut state = sh.root.clone();
+    let mut path: Vec<usize> = Vec::with_capacity(128);
+    let mut actions: Vec<Action> = Vec::with_capacity(sh.root.action_space() + 1);
+    let mut k = 0u32;
+    while !sh.stop.load(Relaxed) {
+        if let Some(n) = sh.limits.playouts {
+            if sh.claimed.fetch_add(1, Relaxed) >= n {
+                sh.finish(StopReason::Playouts);
+                break;
+            }
+        }
+        state.copy_from(sh.root);
+        descend(sh, &mut state, &mut path, &mut actions);
+        let out = state.rollout(&mut rng, sel);
+        backup(sh, &path, &out, t);
+        sh.done.fetch_add(1, Relaxed);
+        k += 1;
+        if k % CHECK_EVERY == 0 && sh.limit_reached() {
+            break;
+        }
+    }
+}
+
+/// Walks from the root to a leaf, playing the tree moves on `state` and recording the node path;
+/// expands at most one node.
+#[inline(always)]
+fn descend<G: SearchGame>(
+    sh: &Shared<'_, G>,
+    state: &mut G,
+    path: &mut Vec<usize>,
+    actions: &mut Vec<Action>,
+) {
+    let tree = sh.tree;
+    path.clear();
+    let mut id = 0;
+    let mut expanded_one = false;
+    loop {
+        let node = tree.node(id);
+        let before = node.add_visit();
+        path.push(id);
+        if !node.is_expanded() {
+            if expanded_one || before < sh.params.expand_after {
+                break;
+            }
+            actions.clear();
+            state.tree_actions(actions);
+            if actions.is_empty() || !tree.expand(id, actions) {
+                break;
+            }
+            expanded_one = true;
+        }
+        match sh.selector.select(tree, id) {
+            Some(c) => {
+                state.play(tree.node(c).action());
+                id = c;
+            }
+            None => break,
+        }
+    }
+}
+
+/// Half-point reward of `mover`: 2 for a win, 1 for a draw, 0 for a loss.
+#[inline(always)]
+fn reward(winner: Option<Color>, mover: Color) -> u32 {
+    match winner {
+        Some(w) if w == mover => 2,
+        Some(_) => 0,
+        None => 1,
+    }
+}
+
+#[inline(always)]
+fn backup<G: SearchGame>(sh: &Shared<'_, G>, path: &[usize], out: &Rollout<G::Set>, t: usize) {
+    let tree = sh.tree;
+    let root_to_move = sh.root.to_move();
+    let mut first = out.first_play;
+    for (d, &id) in path.iter().enumerate().rev() {
+        let node = tree.node(id);
+        let to_move = if d % 2 == 0 {
+            root_to_move
+        } else {
+            !root_to_move
+        };
+        node.add_wins(reward(out.winner, !to_move));
+        if sh.params.rave {
+            if let Some(&next) = path.get(d + 1) {
+                let a = tree.node(next).action();
+                first[to_move].insert(a);
+                first[!to_move].remove(a);
+            }
+            let r = reward(out.winner, to_move);
+            for c in node.children() {
+                let ch = tree.node(c);
+                if first[to_move].contains(ch.action()) {
+                    ch.add_amaf(r);
+                }
+            }
+        }
+    }
+    let twice_score = (2.0 * out.score).round() as i64;
+    if let Some(&c) = path.get(1) {
+        let slot = c - sh.first_child;
+        sh.root_score[slot].fetch_add(twice_score, Relaxed);
+        sh.root_score_n[slot].fetch_add(1, Relaxed);
+    }
+    let last = sh.root_score.len() - 1;
+    sh.root_score[last].fetch_add(twice_score, Relaxed);
+    sh.root_score_n[last].fetch_add(1, Relaxed);
+    let own = &sh.ownership[t];
+    if !own.is_empty() {
+        let bump = |a: Action, d: i32| {
+            if let Some(x) = own.get(a.index()) {
+                x.store(x.load(Relaxed) + d, Relaxed);
+            }
+        };
+        out.owner[Color::Black].for_each(|a| bump(a, 1));
+        out.owner[Color::White].for_each(|a| bump(a, -1));
+    }
+}
+
+/// splitmix64's finaliser, for deriving seeds.
+#[must_use]
+pub fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}

@@ -1,0 +1,178 @@
+//! Go as a [`SearchGame`]: the playout position plus the side to move and the pass count.
+//!
+//! Tree moves are the light playout's candidates (legal, not the simple-ko recapture, not
+//! filling one's own eyelike point) plus a pass. Two passes in a row end the game inside the
+//! tree, and such a position is scored as it stands (area scoring, every stone alive), so the
+//! search only likes ending the game by passing when that wins on the board. Positional superko
+//! is the game's business: the searcher receives it as a filter on root moves.
+
+use super::{Action, Rollout, SearchGame};
+use crate::board::{Bitboard, Board, ByColor, Color, Point};
+use crate::game::area;
+use crate::playout::{light_playout, BitSelect, PlayoutConfig};
+use rand_core::RngCore;
+
+/// The pass action (every point action is a bit index, far below it).
+pub const PASS: Action = Action(u16::MAX);
+
+/// A Go position for the searcher.
+#[derive(Clone)]
+pub struct GoState<const N: usize, const W: usize> {
+    board: Board<N, W>,
+    to_move: Color,
+    /// Consecutive passes that led here (2 or more: the game is over).
+    passes: u8,
+    cfg: PlayoutConfig,
+}
+
+impl<const N: usize, const W: usize> GoState<N, W> {
+    /// `board` with `to_move` to play after `passes` consecutive passes, scored with `komi`.
+    #[must_use]
+    pub fn new(board: &Board<N, W>, to_move: Color, passes: usize, komi: f32) -> Self {
+        Self {
+            board: board.clone(),
+            to_move,
+            passes: passes.min(2) as u8,
+            cfg: PlayoutConfig {
+                komi,
+                ..PlayoutConfig::standard(N)
+            },
+        }
+    }
+
+    #[must_use]
+    pub fn board(&self) -> &Board<N, W> {
+        &self.board
+    }
+
+    /// The action of a board point.
+    #[must_use]
+    pub fn action(p: Point) -> Action {
+        Action(p.index() as u16)
+    }
+
+    /// The point of an action, or `None` for a pass.
+    #[must_use]
+    pub fn point(a: Action) -> Option<Point> {
+        (a != PASS).then(|| Point::from_index(a.index()))
+    }
+}
+
+fn winner_of(score: f32) -> Option<Color> {
+    if score > 0.0 {
+        Some(Color::Black)
+    } else if score < 0.0 {
+        Some(Color::White)
+    } else {
+        None
+    }
+}
+
+impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
+    type Set = Bitboard<W>;
+
+    #[inline(always)]
+    fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    fn tree_actions(&self, out: &mut Vec<Action>) {
+        if self.passes >= 2 {
+            return;
+        }
+        out.extend(
+            self.board
+                .candidates(self.to_move)
+                .iter()
+                .map(|i| Action(i as u16)),
+        );
+        out.push(PASS);
+    }
+
+    #[inline(always)]
+    fn play(&mut self, a: Action) {
+        if a == PASS {
+            self.board.pass();
+            self.passes = self.passes.saturating_add(1);
+        } else {
+            self.board
+                .play_unchecked(self.to_move, Point::from_index(a.index()));
+            self.passes = 0;
+        }
+        self.to_move = !self.to_move;
+    }
+
+    #[inline(always)]
+    fn copy_from(&mut self, src: &Self) {
+        self.board.copy_from(&src.board);
+        self.to_move = src.to_move;
+        self.passes = src.passes;
+        self.cfg = src.cfg;
+    }
+
+    #[inline(always)]
+    fn rollout<R: RngCore, S: BitSelect>(&mut self, rng: &mut R, sel: S) -> Rollout<Bitboard<W>> {
+        if self.passes >= 2 {
+            let owner = area::<N, W>(
+                self.board.stones(Color::Black),
+                self.board.stones(Color::White),
+            );
+            let score = owner[Color::Black].count() as f32
+                - owner[Color::White].count() as f32
+                - self.cfg.komi;
+            return Rollout {
+                winner: winner_of(score),
+                score,
+                first_play: ByColor::default(),
+                owner,
+            };
+        }
+        let o = light_playout(&mut self.board, self.to_move, &self.cfg, rng, sel);
+        Rollout {
+            winner: winner_of(o.score),
+            score: o.score,
+            first_play: o.first_play,
+            owner: o.owner,
+        }
+    }
+
+    fn action_space(&self) -> usize {
+        64 * W
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board9;
+    use crate::search::{Limits, Params, Searcher};
+
+    #[test]
+    fn two_passes_end_the_game_in_the_tree() {
+        let b = Board9::new();
+        let mut s = GoState::new(&b, Color::Black, 1, 7.5);
+        let mut v = Vec::new();
+        s.tree_actions(&mut v);
+        assert_eq!(v.len(), 82);
+        s.play(PASS);
+        v.clear();
+        s.tree_actions(&mut v);
+        assert!(v.is_empty());
+        let mut rng = rand_pcg::Pcg32::new(1, 1);
+        let r = s.rollout(&mut rng, crate::playout::Portable);
+        assert_eq!(r.winner, Some(Color::White));
+        assert_eq!(r.score, -7.5);
+    }
+
+    #[test]
+    fn searches_an_empty_board() {
+        let b = Board9::new();
+        let root = GoState::new(&b, Color::Black, 0, 7.5);
+        let mut s = Searcher::new(Params::default());
+        let r = s.run(&root, &Limits::playouts(2000), &|_| false, None);
+        assert_eq!(r.playouts, 2000);
+        assert_eq!(r.root_visits, 2000);
+        assert!(r.best().unwrap().visits > 20);
+        assert_eq!(r.ownership.len(), 128);
+    }
+}

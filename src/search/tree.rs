@@ -1,0 +1,353 @@
+//! The search tree: one arena of nodes linked by index, shared by every search thread.
+//!
+//! Node 0 is the root. A node's children occupy one contiguous block of the arena, allocated when
+//! the node is expanded, so a descent walks `first_child .. first_child + n_children`. Every field
+//! is atomic: threads read statistics while others update them, and a node is published by a
+//! release store of its state after its block is filled. Nothing is freed during a search;
+//! [`Tree::reroot`] copies the subtree that is still useful into a fresh arena between searches.
+
+use super::Action;
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::*};
+
+/// Index of a node in its tree's arena.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    /// The root of every tree.
+    pub const ROOT: NodeId = NodeId(0);
+
+    #[must_use]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Visits and half-point wins, packed so one load reads a consistent pair.
+///
+/// `wins` counts 2 per win and 1 per draw, from the point of view of the player who made the
+/// move leading to the node (so a parent picks the child with the best value for itself).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Stats {
+    pub visits: u32,
+    pub wins: u32,
+}
+
+impl Stats {
+    #[inline(always)]
+    fn unpack(v: u64) -> Stats {
+        Stats {
+            visits: (v >> 32) as u32,
+            wins: v as u32,
+        }
+    }
+
+    #[inline(always)]
+    fn pack(self) -> u64 {
+        (u64::from(self.visits) << 32) | u64::from(self.wins)
+    }
+
+    /// Mean reward in `[0, 1]`, or `None` before the first visit.
+    #[must_use]
+    #[inline(always)]
+    pub fn mean(self) -> Option<f32> {
+        (self.visits > 0).then(|| self.wins as f32 / (2 * self.visits) as f32)
+    }
+}
+
+/// Expansion states.
+const LEAF: u8 = 0;
+const EXPANDING: u8 = 1;
+const EXPANDED: u8 = 2;
+
+/// One node: the move that led to it and its statistics.
+#[derive(Debug, Default)]
+pub struct Node {
+    /// Tree statistics ([`Stats`] packed); visits are counted on the way down (a virtual loss
+    /// until the result arrives) and wins on the way back.
+    stats: AtomicU64,
+    /// AMAF statistics ([`Stats`] packed) of this node's move, as seen from its parent.
+    amaf: AtomicU64,
+    /// First child's index; valid once `state` is `EXPANDED`.
+    first_child: AtomicU32,
+    /// Number of children; valid once `state` is `EXPANDED`.
+    n_children: AtomicU16,
+    /// The move that leads to this node (meaningless at the root).
+    action: AtomicU16,
+    state: AtomicU8,
+    /// Set on root children the game forbids (positional superko): never selected.
+    pruned: AtomicU8,
+}
+
+impl Node {
+    #[must_use]
+    #[inline(always)]
+    pub fn stats(&self) -> Stats {
+        Stats::unpack(self.stats.load(Relaxed))
+    }
+
+    #[must_use]
+    #[inline(always)]
+    pub fn amaf(&self) -> Stats {
+        Stats::unpack(self.amaf.load(Relaxed))
+    }
+
+    #[must_use]
+    #[inline(always)]
+    pub fn action(&self) -> Action {
+        Action(self.action.load(Relaxed))
+    }
+
+    #[must_use]
+    #[inline(always)]
+    pub fn is_pruned(&self) -> bool {
+        self.pruned.load(Relaxed) != 0
+    }
+
+    pub fn set_pruned(&self, p: bool) {
+        self.pruned.store(u8::from(p), Relaxed);
+    }
+
+    /// Whether the children are published.
+    #[must_use]
+    #[inline(always)]
+    pub fn is_expanded(&self) -> bool {
+        self.state.load(Acquire) == EXPANDED
+    }
+
+    /// The children's indices, empty unless expanded.
+    #[must_use]
+    #[inline(always)]
+    pub fn children(&self) -> std::ops::Range<usize> {
+        if self.is_expanded() {
+            let f = self.first_child.load(Relaxed) as usize;
+            f..f + self.n_children.load(Relaxed) as usize
+        } else {
+            0..0
+        }
+    }
+
+    /// Counts a visit on the way down (it reads as a loss until [`Node::add_wins`]); returns the
+    /// visits before this one.
+    #[inline(always)]
+    pub fn add_visit(&self) -> u32 {
+        (self.stats.fetch_add(1 << 32, Relaxed) >> 32) as u32
+    }
+
+    /// Adds a result (2 win, 1 draw, 0 loss) to a visit already counted.
+    #[inline(always)]
+    pub fn add_wins(&self, half_points: u32) {
+        if half_points != 0 {
+            self.stats.fetch_add(u64::from(half_points), Relaxed);
+        }
+    }
+
+    /// Adds one AMAF result. A plain load and store: concurrent updates may lose one, which only
+    /// costs a sample, while a locked add per child per playout would cost much more.
+    #[inline(always)]
+    pub fn add_amaf(&self, half_points: u32) {
+        let v = self.amaf.load(Relaxed);
+        self.amaf
+            .store(v + (1 << 32) + u64::from(half_points), Relaxed);
+    }
+
+    fn set(&self, action: Action, stats: Stats, amaf: Stats) {
+        self.action.store(action.0, Relaxed);
+        self.stats.store(stats.pack(), Relaxed);
+        self.amaf.store(amaf.pack(), Relaxed);
+    }
+}
+
+/// The arena.
+pub struct Tree {
+    nodes: Box<[Node]>,
+    /// Nodes handed out so far (the root included).
+    used: AtomicU32,
+}
+
+impl Tree {
+    /// A tree holding only a fresh root, with room for `capacity` nodes (at least 1; at most
+    /// `u32::MAX`). The memory is zeroed lazily by the operating system, so a large capacity
+    /// costs only what the search touches.
+    #[must_use]
+    pub fn new(capacity: usize) -> Tree {
+        let capacity = capacity.clamp(1, u32::MAX as usize);
+        Tree {
+            nodes: zeroed_nodes(capacity),
+            used: AtomicU32::new(1),
+        }
+    }
+
+    #[must_use]
+    pub fn capacity(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Nodes in use.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.used.load(Relaxed) as usize
+    }
+
+    /// Always false: the root exists.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    #[must_use]
+    #[inline(always)]
+    pub fn node(&self, id: usize) -> &Node {
+        &self.nodes[id]
+    }
+
+    #[must_use]
+    #[inline(always)]
+    pub fn root(&self) -> &Node {
+        &self.nodes[0]
+    }
+
+    /// Claims `n` consecutive nodes, or `None` if the arena is full.
+    fn alloc(&self, n: usize) -> Option<usize> {
+        let cap = self.nodes.len();
+        self.used
+            .fetch_update(Relaxed, Relaxed, |u| {
+                (u as usize + n <= cap).then_some(u + n as u32)
+            })
+            .ok()
+            .map(|u| u as usize)
+    }
+
+    /// Expands `id` with one child per action, unless another thread is doing it, it is done, or
+    /// the arena is full. Returns whether this call expanded it.
+    pub fn expand(&self, id: usize, actions: &[Action]) -> bool {
+        let node = &self.nodes[id];
+        if node
+            .state
+            .compare_exchange(LEAF, EXPANDING, Acquire, Relaxed)
+            .is_err()
+        {
+            return false;
+        }
+        let n = actions.len().min(u16::MAX as usize);
+        let Some(first) = self.alloc(n) else {
+            node.state.store(LEAF, Release);
+            return false;
+        };
+        for (k, &a) in actions[..n].iter().enumerate() {
+            self.nodes[first + k].set(a, Stats::default(), Stats::default());
+        }
+        node.first_child.store(first as u32, Relaxed);
+        node.n_children.store(n as u16, Relaxed);
+        node.state.store(EXPANDED, Release);
+        true
+    }
+
+    /// The child of `id` reached by `a`, if expanded.
+    #[must_use]
+    pub fn child(&self, id: usize, a: Action) -> Option<usize> {
+        self.nodes[id]
+            .children()
+            .find(|&c| self.nodes[c].action() == a)
+    }
+
+    /// Makes the node reached from the root by `path` the new root, keeping its subtree and
+    /// dropping the rest (the arena is rebuilt, so memory is reclaimed). Returns false, leaving a
+    /// fresh tree, when the path leaves the tree. Call only while no search runs.
+    pub fn reroot(&mut self, path: &[Action]) -> bool {
+        let mut at = 0;
+        for &a in path {
+            match self.child(at, a) {
+                Some(c) => at = c,
+                None => {
+                    *self = Tree::new(self.capacity());
+                    return false;
+                }
+            }
+        }
+        if at == 0 {
+            return true;
+        }
+        let fresh = Tree::new(self.capacity());
+        let src = &self.nodes[at];
+        fresh.nodes[0].set(Action(0), src.stats(), Stats::default());
+        // Breadth-first copy: `queue` pairs an old node with its copy.
+        let mut queue = std::collections::VecDeque::from([(at, 0usize)]);
+        while let Some((old, new)) = queue.pop_front() {
+            let kids = self.nodes[old].children();
+            if kids.is_empty() {
+                continue;
+            }
+            let Some(first) = fresh.alloc(kids.len()) else {
+                continue;
+            };
+            for (k, c) in kids.enumerate() {
+                let n = &self.nodes[c];
+                fresh.nodes[first + k].set(n.action(), n.stats(), n.amaf());
+                queue.push_back((c, first + k));
+            }
+            let dst = &fresh.nodes[new];
+            dst.first_child.store(first as u32, Relaxed);
+            dst.n_children
+                .store(self.nodes[old].n_children.load(Relaxed), Relaxed);
+            dst.state.store(EXPANDED, Release);
+        }
+        *self = fresh;
+        true
+    }
+}
+
+/// `n` nodes, all zero (a valid empty node: every field is an atomic integer).
+fn zeroed_nodes(n: usize) -> Box<[Node]> {
+    let layout = std::alloc::Layout::array::<Node>(n).expect("tree capacity overflows memory");
+    // SAFETY: `layout` has a nonzero size (n >= 1 and Node is not zero-sized). An all-zero bit
+    // pattern is a valid `Node` because every field is an atomic integer. The pointer comes from
+    // the global allocator with the layout of `[Node; n]`, which is what `Box<[Node]>` frees with.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout).cast::<Node>();
+        if p.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expand_and_reroot() {
+        let mut t = Tree::new(100);
+        assert!(t.expand(0, &[Action(1), Action(2), Action(3)]));
+        assert!(!t.expand(0, &[Action(9)]));
+        let c2 = t.child(0, Action(2)).unwrap();
+        assert!(t.expand(c2, &[Action(7), Action(8)]));
+        let c28 = t.child(c2, Action(8)).unwrap();
+        t.node(c28).add_visit();
+        t.node(c28).add_wins(2);
+        t.node(c28).add_amaf(1);
+        assert!(t.expand(c28, &[Action(4)]));
+        assert_eq!(t.len(), 7);
+        assert!(t.reroot(&[Action(2)]));
+        assert_eq!(t.len(), 4);
+        let n8 = t.child(0, Action(8)).unwrap();
+        assert_eq!(t.node(n8).stats(), Stats { visits: 1, wins: 2 });
+        assert_eq!(t.node(n8).amaf(), Stats { visits: 1, wins: 1 });
+        assert_eq!(
+            t.child(n8, Action(4)).map(|c| t.node(c).action()),
+            Some(Action(4))
+        );
+        assert!(!t.reroot(&[Action(5)]));
+        assert_eq!(t.len(), 1);
+        assert!(!t.root().is_expanded());
+    }
+
+    #[test]
+    fn full_arena_refuses_to_expand() {
+        let t = Tree::new(3);
+        assert!(!t.expand(0, &[Action(1), Action(2), Action(3)]));
+        assert!(!t.root().is_expanded());
+        assert!(t.expand(0, &[Action(1), Action(2)]));
+    }
+}

@@ -1,0 +1,354 @@
+//! The searcher on toy games with known answers: Nim (one winning move from a won position) and
+//! tic-tac-toe (win at once, block, draws). Results are backed up from the right player's side
+//! only if these pass: a sign error makes the search pick the losing moves.
+
+use rand_core::RngCore;
+use tengen::board::{ByColor, Color};
+use tengen::playout::BitSelect;
+use tengen::search::{Action, ActionSet, Limits, Params, Rollout, SearchGame, Searcher};
+
+/// A set of up to 64 actions.
+#[derive(Clone, Copy, Default, Debug)]
+struct Bits(u64);
+
+impl ActionSet for Bits {
+    fn contains(&self, a: Action) -> bool {
+        a.index() < 64 && self.0 >> a.index() & 1 != 0
+    }
+    fn insert(&mut self, a: Action) {
+        if a.index() < 64 {
+            self.0 |= 1 << a.index();
+        }
+    }
+    fn remove(&mut self, a: Action) {
+        if a.index() < 64 {
+            self.0 &= !(1 << a.index());
+        }
+    }
+    fn for_each(&self, mut f: impl FnMut(Action)) {
+        (0..64)
+            .filter(|i| self.0 >> i & 1 != 0)
+            .for_each(|i| f(Action(i)));
+    }
+}
+
+fn random_below<R: RngCore>(rng: &mut R, n: usize) -> usize {
+    (u64::from(rng.next_u32()) * n as u64 >> 32) as usize
+}
+
+/// Nim, normal play: whoever takes the last object wins. Action `16 * heap + (taken - 1)`.
+#[derive(Clone, Debug)]
+struct Nim {
+    heaps: [u8; 3],
+    to_move: Color,
+}
+
+impl SearchGame for Nim {
+    type Set = Bits;
+
+    fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    fn tree_actions(&self, out: &mut Vec<Action>) {
+        for (h, &n) in self.heaps.iter().enumerate() {
+            for t in 1..=n {
+                out.push(Action((16 * h + usize::from(t) - 1) as u16));
+            }
+        }
+    }
+
+    fn play(&mut self, a: Action) {
+        let (h, t) = (a.index() / 16, a.index() % 16 + 1);
+        self.heaps[h] -= t as u8;
+        self.to_move = !self.to_move;
+    }
+
+    fn copy_from(&mut self, src: &Self) {
+        self.clone_from(src);
+    }
+
+    fn rollout<R: RngCore, S: BitSelect>(&mut self, rng: &mut R, _sel: S) -> Rollout<Bits> {
+        let mut first = ByColor([Bits::default(); 2]);
+        let mut seen = Bits::default();
+        let mut actions = Vec::with_capacity(48);
+        loop {
+            actions.clear();
+            self.tree_actions(&mut actions);
+            if actions.is_empty() {
+                // The player to move has nothing left: the previous player took the last one.
+                return Rollout {
+                    winner: Some(!self.to_move),
+                    score: 0.0,
+                    first_play: first,
+                    owner: ByColor::default(),
+                };
+            }
+            let a = actions[random_below(rng, actions.len())];
+            if !seen.contains(a) {
+                seen.insert(a);
+                first[self.to_move].insert(a);
+            }
+            self.play(a);
+        }
+    }
+
+    fn action_space(&self) -> usize {
+        48
+    }
+}
+
+/// Tic-tac-toe; Black is X. Action = cell 0..9, row-major.
+#[derive(Clone, Debug)]
+struct Ttt {
+    cells: [Option<Color>; 9],
+    to_move: Color,
+}
+
+const LINES: [[usize; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
+
+impl Ttt {
+    fn parse(s: &str, to_move: Color) -> Ttt {
+        let mut cells = [None; 9];
+        for (i, ch) in s.chars().filter(|c| !c.is_whitespace()).enumerate() {
+            cells[i] = match ch {
+                'X' => Some(Color::Black),
+                'O' => Some(Color::White),
+                _ => None,
+            };
+        }
+        Ttt { cells, to_move }
+    }
+
+    fn winner(&self) -> Option<Color> {
+        LINES.iter().find_map(|l| {
+            let c = self.cells[l[0]]?;
+            (self.cells[l[1]] == Some(c) && self.cells[l[2]] == Some(c)).then_some(c)
+        })
+    }
+}
+
+impl SearchGame for Ttt {
+    type Set = Bits;
+
+    fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    fn tree_actions(&self, out: &mut Vec<Action>) {
+        if self.winner().is_some() {
+            return;
+        }
+        out.extend(
+            (0..9)
+                .filter(|&i| self.cells[i].is_none())
+                .map(|i| Action(i as u16)),
+        );
+    }
+
+    fn play(&mut self, a: Action) {
+        self.cells[a.index()] = Some(self.to_move);
+        self.to_move = !self.to_move;
+    }
+
+    fn copy_from(&mut self, src: &Self) {
+        self.clone_from(src);
+    }
+
+    fn rollout<R: RngCore, S: BitSelect>(&mut self, rng: &mut R, _sel: S) -> Rollout<Bits> {
+        let mut first = ByColor([Bits::default(); 2]);
+        let mut actions = Vec::with_capacity(9);
+        loop {
+            actions.clear();
+            self.tree_actions(&mut actions);
+            if actions.is_empty() {
+                let winner = self.winner();
+                return Rollout {
+                    winner,
+                    score: match winner {
+                        Some(Color::Black) => 1.0,
+                        Some(Color::White) => -1.0,
+                        None => 0.0,
+                    },
+                    first_play: first,
+                    owner: ByColor::default(),
+                };
+            }
+            let a = actions[random_below(rng, actions.len())];
+            first[self.to_move].insert(a);
+            self.play(a);
+        }
+    }
+
+    fn action_space(&self) -> usize {
+        9
+    }
+}
+
+fn variants() -> Vec<(&'static str, Params)> {
+    let base = Params {
+        max_nodes: 1 << 20,
+        ..Params::default()
+    };
+    vec![
+        ("rave", base),
+        (
+            "ucb1",
+            Params {
+                rave: false,
+                exploration: 0.7,
+                ..base
+            },
+        ),
+        (
+            "ucb1-tuned",
+            Params {
+                rave: false,
+                tuned: true,
+                exploration: 1.0,
+                ..base
+            },
+        ),
+        ("rave, 2 threads", Params { threads: 2, ..base }),
+        (
+            "expand at once",
+            Params {
+                expand_after: 0,
+                ..base
+            },
+        ),
+    ]
+}
+
+fn best<G: SearchGame>(g: &G, params: Params, playouts: u64) -> Action {
+    let mut s = Searcher::new(params);
+    let r = s.run(g, &Limits::playouts(playouts), &|_| false, None);
+    assert_eq!(r.playouts, playouts);
+    r.best().expect("a move").action
+}
+
+#[test]
+fn nim_finds_the_only_winning_move() {
+    // Nim-sum of 3, 4, 5 is 2: the only winning move takes 2 from the heap of 3. AMAF misleads
+    // here (a move's value depends on the heaps, not on when it is played), so RAVE needs the
+    // tree to grow deep enough to overrule it.
+    for to_move in Color::ALL {
+        let g = Nim {
+            heaps: [3, 4, 5],
+            to_move,
+        };
+        for (name, p) in variants() {
+            assert_eq!(best(&g, p, 300_000), Action(1), "{name}, {to_move} to move");
+        }
+    }
+}
+
+#[test]
+fn nim_two_heaps_equalise() {
+    let g = Nim {
+        heaps: [0, 2, 7],
+        to_move: Color::White,
+    };
+    // Take 5 from the heap of 7: action 16 * 2 + 4.
+    for (name, p) in variants() {
+        assert_eq!(best(&g, p, 20_000), Action(36), "{name}");
+    }
+}
+
+#[test]
+fn tic_tac_toe_wins_and_blocks() {
+    // X to move wins at once on cell 2.
+    let win = Ttt::parse("XX. OO. ...", Color::Black);
+    // O to move must block on cell 2 (no win of its own).
+    let block = Ttt::parse("XX. O.. ..O", Color::White);
+    for (name, p) in variants() {
+        assert_eq!(best(&win, p, 5000), Action(2), "win, {name}");
+        assert_eq!(best(&block, p, 5000), Action(2), "block, {name}");
+    }
+}
+
+#[test]
+fn tic_tac_toe_empty_board_is_a_draw() {
+    let g = Ttt::parse("... ... ...", Color::Black);
+    let mut s = Searcher::new(Params {
+        max_nodes: 1 << 20,
+        ..Params::default()
+    });
+    let r = s.run(&g, &Limits::playouts(100_000), &|_| false, None);
+    let w = r.winrate();
+    assert!((0.4..0.65).contains(&w), "win rate {w} of a drawn game");
+}
+
+#[test]
+fn forbidden_root_moves_are_never_chosen() {
+    let g = Ttt::parse("XX. OO. ...", Color::Black);
+    let mut s = Searcher::new(Params::default());
+    let r = s.run(&g, &Limits::playouts(3000), &|a| a == Action(2), None);
+    assert!(r.children.iter().all(|c| c.action != Action(2)));
+}
+
+#[test]
+fn one_thread_is_reproducible() {
+    let g = Nim {
+        heaps: [5, 6, 7],
+        to_move: Color::Black,
+    };
+    let run = || {
+        let mut s = Searcher::new(Params::default());
+        let r = s.run(&g, &Limits::playouts(5000), &|_| false, None);
+        r.children
+            .iter()
+            .map(|c| (c.action, c.visits))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn tree_is_reused_after_a_move() {
+    let g = Nim {
+        heaps: [3, 4, 5],
+        to_move: Color::Black,
+    };
+    let mut s = Searcher::new(Params::default());
+    let r = s.run(&g, &Limits::playouts(20_000), &|_| false, None);
+    let a = r.best().unwrap().action;
+    let kept = r
+        .best()
+        .unwrap()
+        .pv
+        .get(1)
+        .copied()
+        .expect("a reply in the principal variation");
+    let mut after = g.clone();
+    after.play(a);
+    after.play(kept);
+    assert!(s.advance(&[a, kept]));
+    let before = s.tree().root().stats().visits;
+    assert!(before > 0, "the subtree keeps its visits");
+    let r2 = s.run(&after, &Limits::playouts(1000), &|_| false, None);
+    assert_eq!(r2.root_visits, before + 1000);
+}
+
+#[test]
+fn early_stop_when_the_best_cannot_be_overtaken() {
+    let g = Ttt::parse("XX. OO. ...", Color::Black);
+    let mut s = Searcher::new(Params::default());
+    let limits = Limits {
+        playouts: Some(200_000),
+        early_stop: true,
+        ..Limits::default()
+    };
+    let r = s.run(&g, &limits, &|_| false, None);
+    assert!(r.playouts < 200_000, "stopped after {}", r.playouts);
+    assert_eq!(r.best().unwrap().action, Action(2));
+}
