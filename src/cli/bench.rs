@@ -1,83 +1,386 @@
-//! `tengen bench`.
+//! `tengen bench`: the reference light-playout workload, its flags and its report.
 
-use crate::bench::{self, BenchConfig, BenchStats, Limit, Progress};
+use super::progress;
+use crate::bench::{BenchConfig, BenchStats, Limit};
+use crate::board::SUPPORTED_SIZES;
 use clap::Args;
+use std::fmt::Write as _;
 use std::process::ExitCode;
 
-#[derive(Args, Debug, Clone)]
+/// Most worker threads `--threads` accepts.
+pub const MAX_THREADS: usize = 1024;
+
+/// Flags shared by `tengen bench` and `tengen profile`.
+#[derive(Args, Debug, Clone, PartialEq)]
 pub struct BenchArgs {
-    /// Board size (2 to 19).
-    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u32).range(2..=19))]
-    pub size: u32,
-    /// Number of playouts in all.
-    #[arg(long, conflicts_with = "seconds")]
+    /// Board size: 2 to 19 (`9` and `9x9` both work).
+    #[arg(
+        long, value_name = "N", default_value = "9", value_parser = parse_size,
+        allow_negative_numbers = true
+    )]
+    pub size: usize,
+    /// Number of playouts in all, split evenly over the threads
+    /// [default: 200000 up to 9x9, 50000 above].
+    #[arg(
+        long, value_name = "N", conflicts_with = "seconds", value_parser = parse_playouts,
+        allow_negative_numbers = true
+    )]
     pub playouts: Option<u64>,
-    /// Run for this many seconds instead of a fixed number of playouts.
-    #[arg(long)]
+    /// Run for this many seconds of wall time instead of a fixed number of playouts.
+    #[arg(long, value_name = "S", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub seconds: Option<f64>,
     /// Worker threads, each with its own board and generator.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: u32,
-    /// Seed of the run.
-    #[arg(long, default_value_t = 1)]
+    #[arg(
+        long, value_name = "T", default_value = "1", value_parser = parse_threads,
+        allow_negative_numbers = true
+    )]
+    pub threads: usize,
+    /// Seed of the run: same seed, size, threads and playouts give the same signature.
+    #[arg(
+        long, value_name = "SEED", default_value = "1", value_parser = parse_seed,
+        allow_negative_numbers = true
+    )]
     pub seed: u64,
-    /// Komi.
-    #[arg(long, default_value_t = 7.5)]
+    /// Points given to White at scoring.
+    #[arg(
+        long, value_name = "K", default_value = "7.5", allow_negative_numbers = true,
+        value_parser = parse_komi
+    )]
     pub komi: f32,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object on stdout instead of text.
     #[arg(long)]
     pub json: bool,
 }
 
+impl BenchArgs {
+    /// The run these flags describe.
+    #[must_use]
+    pub fn config(&self) -> BenchConfig {
+        let limit = match (self.playouts, self.seconds) {
+            (Some(n), _) => Limit::Playouts(n),
+            (None, Some(s)) => Limit::Seconds(s),
+            (None, None) => Limit::Playouts(default_playouts(self.size)),
+        };
+        BenchConfig {
+            size: self.size,
+            limit,
+            threads: self.threads,
+            seed: self.seed,
+            komi: self.komi,
+        }
+    }
+}
+
+/// Playouts of a bench given neither `--playouts` nor `--seconds`: about a second or two.
+#[must_use]
+pub fn default_playouts(size: usize) -> u64 {
+    if size <= 9 {
+        200_000
+    } else {
+        50_000
+    }
+}
+
 pub fn run(a: &BenchArgs) -> anyhow::Result<ExitCode> {
-    let limit = match (a.playouts, a.seconds) {
-        (Some(n), _) => Limit::Playouts(n),
-        (None, Some(s)) => Limit::Seconds(s),
-        (None, None) => Limit::Playouts(if a.size <= 9 { 200_000 } else { 50_000 }),
-    };
-    let cfg = BenchConfig {
-        size: a.size as usize,
-        limit,
-        threads: a.threads as usize,
-        seed: a.seed,
-        komi: a.komi,
-    };
-    let progress = Progress::default();
-    let st = bench::run(&cfg, &progress)?;
-    print_stats(&cfg, &st, a.json);
+    let cfg = a.config();
+    let st = progress::run_bench(&cfg)?;
+    print!("{}", report(&cfg, &st, a.json));
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_stats(cfg: &BenchConfig, st: &BenchStats, json: bool) {
-    if json {
-        println!(
-            "{{\"size\":{},\"threads\":{},\"seed\":{},\"komi\":{},\"playouts\":{},\"seconds\":{:.6},\"cpu_seconds\":{:.6},\"playouts_per_sec\":{:.1},\"moves_per_sec\":{:.1},\"ns_per_move\":{:.3},\"mean_moves\":{:.4},\"black_win_rate\":{:.5},\"mean_score\":{:.4},\"capped\":{},\"signature\":\"{:016x}\"}}",
-            cfg.size, cfg.threads, cfg.seed, cfg.komi, st.playouts, st.wall.as_secs_f64(), st.cpu.as_secs_f64(),
-            st.playouts_per_sec(), st.moves_per_sec(), st.ns_per_move(), st.mean_moves(), st.black_win_rate(),
-            st.mean_score(), st.capped, st.signature
-        );
-        return;
+/// The kernel path the bench dispatches to on this CPU (see `crate::playout::select`).
+#[must_use]
+pub fn bit_select_name() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    if crate::playout::Bmi2::detect().is_some() {
+        return "bmi2";
     }
-    println!(
-        "board          {0}x{0}, komi {1}, seed {2}, {3} thread(s)",
-        cfg.size, cfg.komi, cfg.seed, cfg.threads
+    "portable"
+}
+
+/// The report of a finished run: aligned text, or one line of JSON. Ends with a newline.
+#[must_use]
+pub fn report(cfg: &BenchConfig, st: &BenchStats, json: bool) -> String {
+    if json {
+        json_report(cfg, st)
+    } else {
+        text_report(cfg, st)
+    }
+}
+
+fn json_report(cfg: &BenchConfig, st: &BenchStats) -> String {
+    let limit = match cfg.limit {
+        Limit::Playouts(n) => format!("{{\"playouts\":{n}}}"),
+        Limit::Seconds(s) => format!("{{\"seconds\":{s}}}"),
+    };
+    let fields: [(&str, String); 18] = [
+        ("size", cfg.size.to_string()),
+        ("threads", cfg.threads.to_string()),
+        ("seed", cfg.seed.to_string()),
+        ("komi", cfg.komi.to_string()),
+        ("limit", limit),
+        ("bit_select", format!("\"{}\"", bit_select_name())),
+        ("playouts", st.playouts.to_string()),
+        ("moves", st.moves.to_string()),
+        ("seconds", format!("{:.6}", st.wall.as_secs_f64())),
+        ("cpu_seconds", format!("{:.6}", st.cpu.as_secs_f64())),
+        ("playouts_per_sec", format!("{:.1}", st.playouts_per_sec())),
+        ("moves_per_sec", format!("{:.1}", st.moves_per_sec())),
+        ("ns_per_move", format!("{:.3}", st.ns_per_move())),
+        ("mean_moves", format!("{:.4}", st.mean_moves())),
+        ("black_win_rate", format!("{:.5}", st.black_win_rate())),
+        ("mean_score", format!("{:.4}", st.mean_score())),
+        ("capped", st.capped.to_string()),
+        ("signature", format!("\"{:016x}\"", st.signature)),
+    ];
+    let mut out = String::from("{");
+    for (i, (k, v)) in fields.iter().enumerate() {
+        let sep = if i == 0 { "" } else { "," };
+        let _ = write!(out, "{sep}\"{k}\":{v}");
+    }
+    out.push_str("}\n");
+    out
+}
+
+fn text_report(cfg: &BenchConfig, st: &BenchStats) -> String {
+    let wall = st.wall.as_secs_f64();
+    let cpu = st.cpu.as_secs_f64();
+    let ns_basis = if st.cpu.is_zero() { "wall" } else { "cpu" };
+    let capped_pct = 100.0 * st.capped as f64 / st.playouts as f64;
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "board          {0}x{0}, komi {1}, seed {2}, {3} thread(s), {4} bit select",
+        cfg.size,
+        cfg.komi,
+        cfg.seed,
+        cfg.threads,
+        bit_select_name()
     );
-    println!(
-        "playouts       {} in {:.3} s (cpu {:.3} s)",
-        st.playouts,
-        st.wall.as_secs_f64(),
-        st.cpu.as_secs_f64()
+    let _ = writeln!(
+        o,
+        "playouts       {} in {wall:.3} s wall, {cpu:.3} s cpu",
+        st.playouts
     );
-    println!("playouts/s     {:.0}", st.playouts_per_sec());
-    println!("moves/s        {:.0}", st.moves_per_sec());
-    println!("ns per move    {:.2} (cpu)", st.ns_per_move());
-    println!("moves/playout  {:.3}", st.mean_moves());
-    println!("black wins     {:.4}", st.black_win_rate());
-    println!("mean score     {:+.3}", st.mean_score());
-    println!(
-        "capped         {} ({:.3} %)",
-        st.capped,
-        100.0 * st.capped as f64 / st.playouts as f64
-    );
-    println!("signature      {:016x}", st.signature);
+    let _ = writeln!(o, "playouts/s     {:.0}", st.playouts_per_sec());
+    let _ = writeln!(o, "moves/s        {:.0}", st.moves_per_sec());
+    let _ = writeln!(o, "ns per move    {:.2} ({ns_basis})", st.ns_per_move());
+    let _ = writeln!(o, "moves/playout  {:.3}", st.mean_moves());
+    let _ = writeln!(o, "black wins     {:.4}", st.black_win_rate());
+    let _ = writeln!(o, "mean score     {:+.3}", st.mean_score());
+    let _ = writeln!(o, "capped         {} ({capped_pct:.3} %)", st.capped);
+    let _ = writeln!(o, "signature      {:016x}", st.signature);
+    o
+}
+
+// ----- argument parsers: each error says what is accepted -----
+
+fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let side = match t.split_once(['x', 'X']) {
+        Some((a, b)) if a.trim() == b.trim() => a.trim(),
+        Some(_) => "",
+        None => t,
+    };
+    side.parse::<usize>()
+        .ok()
+        .filter(|n| SUPPORTED_SIZES.contains(n))
+        .ok_or_else(|| {
+            format!(
+                "board sizes {} to {} are supported (such as 9, 13 or 19; `9x9` also works)",
+                SUPPORTED_SIZES[0],
+                SUPPORTED_SIZES[SUPPORTED_SIZES.len() - 1]
+            )
+        })
+}
+
+/// A whole number; `_` separators are allowed (`200_000`).
+fn parse_whole(s: &str) -> Option<u64> {
+    let t: String = s.trim().chars().filter(|&c| c != '_').collect();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    t.parse().ok()
+}
+
+fn parse_playouts(s: &str) -> Result<u64, String> {
+    parse_whole(s).filter(|&n| n > 0).ok_or_else(|| {
+        format!(
+            "expected a positive whole number of playouts (1 to {})",
+            u64::MAX
+        )
+    })
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .ok_or_else(|| "expected a positive, finite number of seconds (such as 2 or 0.5)".into())
+}
+
+fn parse_threads(s: &str) -> Result<usize, String> {
+    parse_whole(s)
+        .and_then(|n| usize::try_from(n).ok())
+        .filter(|n| (1..=MAX_THREADS).contains(n))
+        .ok_or_else(|| format!("expected a number of threads from 1 to {MAX_THREADS}"))
+}
+
+fn parse_seed(s: &str) -> Result<u64, String> {
+    parse_whole(s).ok_or_else(|| format!("expected a whole number from 0 to {}", u64::MAX))
+}
+
+fn parse_komi(s: &str) -> Result<f32, String> {
+    const MAX: f32 = 1000.0;
+    s.trim()
+        .parse::<f32>()
+        .ok()
+        .filter(|k| k.is_finite() && k.abs() <= MAX)
+        .ok_or_else(|| format!("expected a komi between -{MAX} and {MAX} (such as 7.5 or 6)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
+    use std::time::Duration;
+
+    fn parse(args: &[&str]) -> Result<BenchArgs, String> {
+        let argv = ["tengen", "bench"].iter().chain(args);
+        match Cli::try_parse_from(argv) {
+            Ok(Cli {
+                command: Some(Command::Bench(a)),
+            }) => Ok(a),
+            Ok(other) => panic!("parsed as {other:?}"),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    #[test]
+    fn defaults() {
+        let a = parse(&[]).unwrap();
+        let cfg = a.config();
+        assert_eq!(cfg.size, 9);
+        assert_eq!(cfg.limit, Limit::Playouts(200_000));
+        assert_eq!((cfg.threads, cfg.seed, cfg.komi), (1, 1, 7.5));
+        assert!(!a.json);
+        assert_eq!(
+            parse(&["--size", "19"]).unwrap().config().limit,
+            Limit::Playouts(50_000)
+        );
+    }
+
+    #[test]
+    fn every_flag() {
+        let a = parse(&[
+            "--size",
+            "13x13",
+            "--seconds",
+            "0.5",
+            "--threads",
+            "2",
+            "--seed",
+            "42",
+            "--komi",
+            "-3.5",
+            "--json",
+        ])
+        .unwrap();
+        let cfg = a.config();
+        assert_eq!(cfg.size, 13);
+        assert_eq!(cfg.limit, Limit::Seconds(0.5));
+        assert_eq!((cfg.threads, cfg.seed, cfg.komi), (2, 42, -3.5));
+        assert!(a.json);
+        let a = parse(&["--playouts", "200_000"]).unwrap();
+        assert_eq!(a.config().limit, Limit::Playouts(200_000));
+    }
+
+    #[test]
+    fn every_supported_size_parses() {
+        for n in SUPPORTED_SIZES {
+            assert_eq!(parse(&["--size", &n.to_string()]).unwrap().size, n);
+        }
+    }
+
+    #[test]
+    fn bad_values_say_what_is_accepted() {
+        let cases: [(&[&str], &str); 16] = [
+            (&["--size", "1"], "board sizes 2 to 19"),
+            (&["--size", "20"], "board sizes 2 to 19"),
+            (&["--size", "nine"], "board sizes 2 to 19"),
+            (&["--size", "9x13"], "board sizes 2 to 19"),
+            (&["--playouts", "0"], "positive whole number"),
+            (&["--playouts", "-5"], "positive whole number"),
+            (&["--playouts", "1e3"], "positive whole number"),
+            (&["--seconds", "0"], "positive, finite"),
+            (&["--seconds", "inf"], "positive, finite"),
+            (&["--seconds", "NaN"], "positive, finite"),
+            (&["--seconds", "-1"], "positive, finite"),
+            (&["--threads", "0"], "from 1 to 1024"),
+            (&["--threads", "-2"], "from 1 to 1024"),
+            (&["--size", "-9"], "board sizes 2 to 19"),
+            (&["--komi", "nan"], "komi between"),
+            (&["--seed", "x"], "whole number"),
+        ];
+        for (args, want) in cases {
+            let err = parse(args).unwrap_err();
+            assert!(err.contains(want), "{args:?}: {err}");
+        }
+        let err = parse(&["--playouts", "5", "--seconds", "1"]).unwrap_err();
+        assert!(err.contains("cannot be used with"), "{err}");
+    }
+
+    fn sample_stats() -> (BenchConfig, BenchStats) {
+        let cfg = parse(&["--playouts", "10"]).unwrap().config();
+        let st = BenchStats {
+            playouts: 10,
+            moves: 1105,
+            black_wins: 4,
+            score_sum: -12.5,
+            capped: 0,
+            signature: 0xabc,
+            wall: Duration::from_millis(2),
+            cpu: Duration::from_millis(2),
+        };
+        (cfg, st)
+    }
+
+    #[test]
+    fn json_is_one_flat_object() {
+        let (cfg, st) = sample_stats();
+        let j = report(&cfg, &st, true);
+        assert!(j.starts_with("{\"size\":9,") && j.ends_with("}\n"), "{j}");
+        assert_eq!(j.lines().count(), 1);
+        for key in [
+            "\"limit\":{\"playouts\":10}",
+            "\"playouts_per_sec\":5000.0",
+            "\"mean_moves\":110.5000",
+            "\"black_win_rate\":0.40000",
+            "\"mean_score\":-1.2500",
+            "\"capped\":0",
+            "\"signature\":\"0000000000000abc\"",
+        ] {
+            assert!(j.contains(key), "{key} missing from {j}");
+        }
+    }
+
+    #[test]
+    fn text_names_every_figure() {
+        let (cfg, st) = sample_stats();
+        let t = report(&cfg, &st, false);
+        for label in [
+            "playouts/s",
+            "moves/s",
+            "ns per move",
+            "moves/playout  110.500",
+            "black wins     0.4000",
+            "mean score     -1.250",
+            "capped         0 (0.000 %)",
+            "signature      0000000000000abc",
+        ] {
+            assert!(t.contains(label), "{label} missing from\n{t}");
+        }
+    }
 }

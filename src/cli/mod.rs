@@ -1,6 +1,13 @@
 //! Command-line interface: argument types (clap) and the subcommands behind them.
+//!
+//! `bench` and `profile` share [`bench::BenchArgs`]; [`progress`] draws the progress bar both use.
 
 mod bench;
+mod profile;
+mod progress;
+
+pub use bench::BenchArgs;
+pub use profile::ProfileArgs;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -15,14 +22,20 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Measure light random playouts per second.
-    Bench(bench::BenchArgs),
+    /// Measure light random playouts per second (the reference benchmark).
+    Bench(BenchArgs),
+    /// Run the bench workload under a sampling profiler and write a flamegraph.
+    Profile(ProfileArgs),
 }
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Bench(a)) => bench::run(&a),
-        None => anyhow::bail!("no command given (try `tengen bench` or `tengen --help`)"),
+        Some(Command::Profile(a)) => profile::run(&a),
+        None => anyhow::bail!(
+            "no command given: try `tengen bench`, `tengen profile` or `tengen --help` \
+             (`tengen gtp` will become the default once the engine lands)"
+        ),
     }
 }
