@@ -229,7 +229,14 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     #[must_use]
     #[inline(always)]
     pub fn key(c: usize, i: usize) -> u64 {
-        Self::ZOBRIST[c][i >> 6][i & 63]
+        debug_assert!(c < 2 && Self::ONBOARD.contains(i));
+        // SAFETY: callers pass a colour index (0 or 1) and an on-board bit index (< 64 * W).
+        unsafe {
+            *Self::ZOBRIST
+                .get_unchecked(c & 1)
+                .as_flattened()
+                .get_unchecked(i)
+        }
     }
 }
 

@@ -21,12 +21,16 @@ use std::fmt;
 pub struct Chain<const W: usize> {
     pub stones: Bitboard<W>,
     pub libs: Bitboard<W>,
+    /// `libs.count()`, kept so that capture, atari and suicide tests read one number instead
+    /// of popcounting `W` words.
+    pub lib_count: u32,
 }
 
 impl<const W: usize> Chain<W> {
     const EMPTY: Self = Self {
         stones: Bitboard::EMPTY,
         libs: Bitboard::EMPTY,
+        lib_count: 0,
     };
 }
 
@@ -255,7 +259,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
     /// Liberty count of the chain through `p` (0 if `p` is empty or off the board).
     #[must_use]
     pub fn liberties(&self, p: Point) -> u32 {
-        self.chain_at(p).map_or(0, |ch| ch.libs.count())
+        self.chain_at(p).map_or(0, |ch| ch.lib_count)
     }
 
     // The four accessors below take bit indices of on-board points (below `64 * W` by the
@@ -303,8 +307,8 @@ impl<const N: usize, const W: usize> Board<N, W> {
         for q in Geometry::<N, W>::around(i) {
             let v = self.cell(q);
             if v == CELL_EMPTY
-                || (v == own && self.chain(self.root_of(q)).libs.count() >= 2)
-                || (v == opp && self.chain(self.root_of(q)).libs.is_single())
+                || (v == own && self.chain(self.root_of(q)).lib_count >= 2)
+                || (v == opp && self.chain(self.root_of(q)).lib_count == 1)
             {
                 return true;
             }
@@ -401,10 +405,10 @@ impl<const N: usize, const W: usize> Board<N, W> {
         for r in self.roots() {
             let ch = self.chain(r);
             if self.stones[c].contains(r) {
-                if ch.libs.count() >= 2 {
+                if ch.lib_count >= 2 {
                     safe_own |= ch.stones;
                 }
-            } else if ch.libs.is_single() {
+            } else if ch.lib_count == 1 {
                 atari_opp |= ch.stones;
             }
         }
@@ -467,6 +471,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.set_cell(i, own);
         self.hash ^= Geometry::<N, W>::key(c.index(), i);
         let mut libs = Geometry::<N, W>::neighbours_of(i) & self.empty;
+        let mut lib_count = zero_bytes(cells).count_ones();
 
         // Opponent chains next to us lose the liberty; those left without any are captured
         // (which also hands liberties to our chains next to them).
@@ -477,26 +482,30 @@ impl<const N: usize, const W: usize> Board<N, W> {
             let q = around[(opp_bits.trailing_zeros() / 8) as usize];
             opp_bits &= opp_bits - 1;
             if self.cell(q) != opp {
-                libs.insert(q); // captured a moment ago through another neighbour
+                // Captured a moment ago through another neighbour.
+                libs.insert(q);
+                lib_count += 1;
                 continue;
             }
             let r = self.root_of(q);
             let ch = self.chain_mut(r);
-            ch.libs.remove(i);
-            if ch.libs.is_empty() {
+            ch.lib_count -= ch.libs.take(i);
+            if ch.lib_count == 0 {
                 captured += self.remove_chain(r, !c, i);
                 libs.insert(q);
+                lib_count += 1;
             }
         }
 
         let mut own_bits = bytes_eq(cells, own);
-        let merged_libs = if own_bits == 0 {
+        let (merged_libs, merged_count) = if own_bits == 0 {
             self.set_root(i, i);
             *self.chain_mut(i) = Chain {
                 stones: Bitboard::single(i),
                 libs,
+                lib_count,
             };
-            libs
+            (libs, lib_count)
         } else {
             // Join the first neighbouring chain, then fold any other distinct ones into it.
             let best = self.root_of(around[(own_bits.trailing_zeros() / 8) as usize]);
@@ -518,11 +527,12 @@ impl<const N: usize, const W: usize> Board<N, W> {
                 }
             }
             merged.libs.remove(i);
+            merged.lib_count = merged.libs.count();
             *self.chain_mut(best) = merged;
-            merged.libs
+            (merged.libs, merged.lib_count)
         };
 
-        self.ko = if captured == 1 && merged_libs.is_single() && bytes_eq(cells, own) == 0 {
+        self.ko = if captured == 1 && merged_count == 1 && bytes_eq(cells, own) == 0 {
             self.ko_color = !c;
             merged_libs.first().unwrap_or(0) as u16
         } else {
@@ -553,7 +563,8 @@ impl<const N: usize, const W: usize> Board<N, W> {
             for t in Geometry::<N, W>::around(s) {
                 if self.cell(t) == other && t != placed {
                     let rt = self.root_of(t);
-                    self.chain_mut(rt).libs.insert(s);
+                    let ch = self.chain_mut(rt);
+                    ch.lib_count += ch.libs.put(s);
                 }
             }
         }
@@ -606,9 +617,11 @@ impl<const N: usize, const W: usize> Board<N, W> {
             }
             stones = grown;
         }
+        let libs = Geometry::<N, W>::neighbours(stones) & self.empty;
         Chain {
             stones,
-            libs: Geometry::<N, W>::neighbours(stones) & self.empty,
+            libs,
+            lib_count: libs.count(),
         }
     }
 

@@ -56,18 +56,28 @@ impl fmt::Display for Color {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct ByColor<T>(pub [T; 2]);
 
+// Indexing by `match` rather than `self.0[c as usize]`: the optimiser keeps a bounds check on
+// the latter in the playout loop.
 impl<T> Index<Color> for ByColor<T> {
     type Output = T;
     #[inline(always)]
     fn index(&self, c: Color) -> &T {
-        &self.0[c.index()]
+        let [b, w] = &self.0;
+        match c {
+            Color::Black => b,
+            Color::White => w,
+        }
     }
 }
 
 impl<T> IndexMut<Color> for ByColor<T> {
     #[inline(always)]
     fn index_mut(&mut self, c: Color) -> &mut T {
-        &mut self.0[c.index()]
+        let [b, w] = &mut self.0;
+        match c {
+            Color::Black => b,
+            Color::White => w,
+        }
     }
 }
 
