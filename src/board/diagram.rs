@@ -60,6 +60,17 @@ impl<const N: usize, const W: usize> fmt::Display for Board<N, W> {
     }
 }
 
+/// Whether `t` is the line of column letters of an `N x N` diagram (`A B C ...`, any case).
+/// Compared token by token, since `O` is both a column letter and a White stone.
+fn is_coordinate_line<const N: usize>(t: &str) -> bool {
+    let mut tokens = t.split_whitespace();
+    COLUMNS[..N].chars().all(|col| {
+        tokens
+            .next()
+            .is_some_and(|tok| tok.eq_ignore_ascii_case(&col.to_string()))
+    }) && tokens.next().is_none()
+}
+
 impl<const N: usize, const W: usize> FromStr for Board<N, W> {
     type Err = DiagramError;
 
@@ -68,9 +79,7 @@ impl<const N: usize, const W: usize> FromStr for Board<N, W> {
         for (n, line) in s.lines().enumerate() {
             let line_no = n + 1;
             let t = line.trim();
-            if t.is_empty()
-                || t.chars().all(|c| c.is_ascii_uppercase() || c == ' ') && !t.contains(['X', 'O'])
-            {
+            if t.is_empty() || is_coordinate_line::<N>(t) {
                 continue;
             }
             let body = t.trim_matches(|c: char| c.is_ascii_digit() || c.is_whitespace());
@@ -108,5 +117,23 @@ impl<const N: usize, const W: usize> FromStr for Board<N, W> {
             }
         }
         Ok(Board::from_stones(stones[0], stones[1])?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::{Board, Color};
+
+    #[test]
+    fn coordinate_line_with_column_o_is_not_a_row() {
+        type B15 = Board<15, 4>;
+        let mut b = B15::new();
+        b.play(
+            Color::White,
+            crate::board::Move::Play(B15::point(13, 0).unwrap()),
+        )
+        .unwrap();
+        let back: B15 = b.to_string().parse().expect("15x15 diagram parses");
+        assert_eq!(back, b);
     }
 }
