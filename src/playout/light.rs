@@ -67,53 +67,96 @@ pub fn random_candidate<const N: usize, const W: usize, R: RngCore, S: BitSelect
     None
 }
 
+/// The state of a light playout besides its board: whose turn, plies so far, passes in a row,
+/// and the first-play record. Advanced one ply at a time by [`PlayoutState::ply`], so that
+/// several playouts can be interleaved in one thread (see `crate::bench`).
+#[derive(Clone, Copy, Debug)]
+pub struct PlayoutState<const W: usize> {
+    to_move: Color,
+    moves: u32,
+    passes: u32,
+    seen: Bitboard<W>,
+    first_play: ByColor<Bitboard<W>>,
+}
+
+impl<const W: usize> PlayoutState<W> {
+    /// A playout about to start with `to_move` to play.
+    #[must_use]
+    #[inline(always)]
+    pub fn new(to_move: Color) -> Self {
+        Self {
+            to_move,
+            moves: 0,
+            passes: 0,
+            seen: Bitboard::EMPTY,
+            first_play: ByColor([Bitboard::EMPTY; 2]),
+        }
+    }
+
+    /// Plays one ply (a random candidate, or a pass when none is left) on `board`, which must
+    /// be the position this playout left. Returns whether the playout is over: two passes in a
+    /// row, or `cfg.max_moves` plies.
+    #[inline(always)]
+    pub fn ply<const N: usize, R: RngCore, S: BitSelect>(
+        &mut self,
+        board: &mut Board<N, W>,
+        cfg: &PlayoutConfig,
+        rng: &mut R,
+        sel: S,
+    ) -> bool {
+        self.moves += 1;
+        match random_candidate(board, self.to_move, rng, sel) {
+            Some(p) => {
+                board.play_unchecked(self.to_move, p);
+                self.passes = 0;
+                let i = p.index();
+                let bit = 1u64 << (i & 63);
+                self.first_play[self.to_move].0[i >> 6] |= bit & !self.seen.0[i >> 6];
+                self.seen.0[i >> 6] |= bit;
+            }
+            None => {
+                board.pass();
+                self.passes += 1;
+            }
+        }
+        self.to_move = !self.to_move;
+        self.passes == 2 || self.moves >= cfg.max_moves
+    }
+
+    /// The result, scored on `board` (the final position of this playout).
+    #[must_use]
+    pub fn outcome<const N: usize>(&self, board: &Board<N, W>, cfg: &PlayoutConfig) -> Outcome<W> {
+        let owner = ByColor([board.area(Color::Black), board.area(Color::White)]);
+        let score =
+            owner[Color::Black].count() as f32 - owner[Color::White].count() as f32 - cfg.komi;
+        Outcome {
+            winner: if score > 0.0 {
+                Color::Black
+            } else {
+                Color::White
+            },
+            score,
+            moves: self.moves,
+            capped: self.passes < 2,
+            first_play: self.first_play,
+            owner,
+        }
+    }
+}
+
 /// Plays the light playout from `board` with `to_move` to play, to two passes or the cap.
 /// `board` is left in the final position.
 #[inline(always)]
 pub fn light_playout<const N: usize, const W: usize, R: RngCore, S: BitSelect>(
     board: &mut Board<N, W>,
-    mut to_move: Color,
+    to_move: Color,
     cfg: &PlayoutConfig,
     rng: &mut R,
     sel: S,
 ) -> Outcome<W> {
-    let mut moves = 0;
-    let mut passes = 0;
-    let mut seen = Bitboard::<W>::EMPTY;
-    let mut first_play = ByColor([Bitboard::<W>::EMPTY; 2]);
-    while moves < cfg.max_moves {
-        moves += 1;
-        match random_candidate(board, to_move, rng, sel) {
-            Some(p) => {
-                board.play_unchecked(to_move, p);
-                passes = 0;
-                let i = p.index();
-                let bit = 1u64 << (i & 63);
-                first_play[to_move].0[i >> 6] |= bit & !seen.0[i >> 6];
-                seen.0[i >> 6] |= bit;
-            }
-            None => {
-                board.pass();
-                passes += 1;
-                if passes == 2 {
-                    break;
-                }
-            }
-        }
-        to_move = !to_move;
+    let mut st = PlayoutState::new(to_move);
+    if cfg.max_moves > 0 {
+        while !st.ply(board, cfg, rng, sel) {}
     }
-    let owner = ByColor([board.area(Color::Black), board.area(Color::White)]);
-    let score = owner[Color::Black].count() as f32 - owner[Color::White].count() as f32 - cfg.komi;
-    Outcome {
-        winner: if score > 0.0 {
-            Color::Black
-        } else {
-            Color::White
-        },
-        score,
-        moves,
-        capped: passes < 2,
-        first_play,
-        owner,
-    }
+    st.outcome(board, cfg)
 }

@@ -6,7 +6,7 @@
 pub mod light;
 pub mod select;
 
-pub use light::{light_playout, Outcome, PlayoutConfig};
+pub use light::{light_playout, Outcome, PlayoutConfig, PlayoutState};
 #[cfg(target_arch = "x86_64")]
 pub use select::Bmi2;
 pub use select::{BitSelect, Portable};
