@@ -923,3 +923,36 @@ fn area_counts_stones_and_single_coloured_surroundings() {
     assert_eq!((k.area(Color::Black).count(), k.area_score()), (3, 0));
     assert_same(&k, &r, "3x3 with a shared column");
 }
+
+// ----- longer games, in release builds -----
+
+/// Many more games than the golden ones, without golden counts: volume for `cargo test --release`.
+fn soak<const N: usize, const W: usize>(seed: u64, attempts: u32) {
+    let mut total = random_games::<N, W>(seed, Style::Wild, attempts);
+    total.add(&random_games::<N, W>(seed ^ 1, Style::Fighting, attempts));
+    assert!(
+        total.multi_stone_captures > 0 && total.rejected_multi_suicide > 0,
+        "{total:?}"
+    );
+    assert!(total.rejected_ko > 0 && total.games > 2, "{total:?}");
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "long: run with --release")]
+fn long_random_games_small_boards() {
+    soak::<4, 1>(0x50a4, 10_000);
+    soak::<5, 1>(0x50a5, 10_000);
+    soak::<7, 1>(0x50a7, 10_000);
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "long: run with --release")]
+fn long_random_games_9x9() {
+    soak::<9, 2>(0x50a9, 15_000);
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "long: run with --release")]
+fn long_random_games_19x19() {
+    soak::<19, 6>(0x50b3, 5_000);
+}
