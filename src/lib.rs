@@ -16,5 +16,7 @@ pub mod bench;
 pub mod board;
 pub mod cli;
 pub mod game;
+pub mod gtp;
 pub mod playout;
 pub mod search;
+pub mod sgf;

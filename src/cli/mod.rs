@@ -3,10 +3,12 @@
 //! `bench` and `profile` share [`bench::BenchArgs`]; [`progress`] draws the progress bar both use.
 
 mod bench;
+mod gtp;
 mod profile;
 mod progress;
 
 pub use bench::BenchArgs;
+pub use gtp::GtpArgs;
 pub use profile::ProfileArgs;
 
 use clap::{Parser, Subcommand};
@@ -26,6 +28,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Run the bench workload under a sampling profiler and write a flamegraph.
     Profile(ProfileArgs),
+    /// Play Go over GTP on stdin/stdout (the default with no subcommand).
+    Gtp(GtpArgs),
 }
 
 /// Runs the parsed command line.
@@ -33,9 +37,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Bench(a)) => bench::run(&a),
         Some(Command::Profile(a)) => profile::run(&a),
-        None => anyhow::bail!(
-            "no command given: try `tengen bench`, `tengen profile` or `tengen --help` \
-             (`tengen gtp` will become the default once the engine lands)"
-        ),
+        Some(Command::Gtp(a)) => gtp::run(&a),
+        None => gtp::run(&GtpArgs::default()),
     }
 }

@@ -151,6 +151,8 @@ pub trait Engine: Send {
     fn clear(&mut self);
     fn to_move(&self) -> Color;
     fn stone_at(&self, v: Vertex) -> Option<Color>;
+    /// Empty points on the board.
+    fn empty_points(&self) -> usize;
     /// Captured stones of colour `c` so far.
     fn captured(&self, c: Color) -> u32;
     /// Moves since the setup position.
@@ -298,8 +300,10 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         c: Color,
         limits: &Limits,
         forbid_pass: bool,
+        ownership: bool,
         watch: Option<Watch<'_>>,
     ) -> Report {
+        self.searcher.set_ownership(ownership);
         let passes = self.game.trailing_passes().min(1);
         self.reuse_tree(c, passes);
         let root = GoState::new(self.game.board(), c, passes, self.game.komi());
@@ -451,7 +455,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             }
         }
         let forbid_pass = opponent_passed && on_board <= 0.0;
-        let report = self.search(c, &opts.limits, forbid_pass, watch);
+        let report = self.search(c, &opts.limits, forbid_pass, opts.cleanup, watch);
         let analysis = Self::analysis(&report, c);
         let mut choice = report.best().map(|b| b.action);
         if opts.cleanup && choice == Some(PASS) {
@@ -510,6 +514,10 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
 
     fn stone_at(&self, v: Vertex) -> Option<Color> {
         Game::<N, W>::point(v).and_then(|p| self.game.board().color_at(p))
+    }
+
+    fn empty_points(&self) -> usize {
+        self.game.board().empty().count() as usize
     }
 
     fn captured(&self, c: Color) -> u32 {
@@ -615,7 +623,7 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
     }
 
     fn analyze(&mut self, c: Color, limits: &Limits, watch: Option<Watch<'_>>) -> Analysis {
-        let r = self.search(c, limits, false, watch);
+        let r = self.search(c, limits, false, true, watch);
         Self::analysis(&r, c)
     }
 

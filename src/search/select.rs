@@ -98,19 +98,16 @@ impl Selector {
     #[inline(always)]
     pub fn select(&self, tree: &Tree, node: usize) -> Option<usize> {
         let parent = tree.node(node);
+        let first = parent.children().start;
         let ln_n = (parent.stats().visits.max(1) as f32).ln();
         let sqrt_ln = ln_n.sqrt();
         let mut best = None;
         let mut best_v = f32::NEG_INFINITY;
-        for c in parent.children() {
-            let ch = tree.node(c);
-            if ch.is_pruned() {
-                continue;
-            }
+        for (k, ch) in tree.children_of(node).iter().enumerate() {
             let v = self.value(ch.stats(), ch.amaf(), ln_n, sqrt_ln);
-            if v > best_v {
+            if v > best_v && !ch.is_pruned() {
                 best_v = v;
-                best = Some(c);
+                best = Some(first + k);
             }
         }
         best

@@ -7,7 +7,7 @@
 //! [`Tree::reroot`] copies the subtree that is still useful into a fresh arena between searches.
 
 use super::Action;
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::*};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::*};
 
 /// Index of a node in its tree's arena.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -55,12 +55,15 @@ impl Stats {
     }
 }
 
-/// Expansion states.
-const LEAF: u8 = 0;
-const EXPANDING: u8 = 1;
-const EXPANDED: u8 = 2;
+/// `link` of a leaf.
+const LEAF: u32 = 0;
+/// `link` of a node whose children are being written.
+const EXPANDING: u32 = u32::MAX;
+/// Bit of `count` that marks a pruned node.
+const PRUNED: u16 = 1 << 15;
 
-/// One node: the move that led to it and its statistics.
+/// One node: the move that led to it and its statistics (24 bytes, so a 9x9 child block of 82
+/// nodes spans 31 cache lines).
 #[derive(Debug, Default)]
 pub struct Node {
     /// Tree statistics ([`Stats`] packed); visits are counted on the way down (a virtual loss
@@ -68,15 +71,14 @@ pub struct Node {
     stats: AtomicU64,
     /// AMAF statistics ([`Stats`] packed) of this node's move, as seen from its parent.
     amaf: AtomicU64,
-    /// First child's index; valid once `state` is `EXPANDED`.
-    first_child: AtomicU32,
-    /// Number of children; valid once `state` is `EXPANDED`.
-    n_children: AtomicU16,
+    /// [`LEAF`], [`EXPANDING`], or the index of the first child (never 0: that is the root), in
+    /// which case the children are published (release store after they are written).
+    link: AtomicU32,
+    /// Number of children (valid once `link` holds an index), and the [`PRUNED`] bit, set on root
+    /// children the game forbids (positional superko): such a child is never selected.
+    count: AtomicU16,
     /// The move that leads to this node (meaningless at the root).
     action: AtomicU16,
-    state: AtomicU8,
-    /// Set on root children the game forbids (positional superko): never selected.
-    pruned: AtomicU8,
 }
 
 impl Node {
@@ -101,29 +103,40 @@ impl Node {
     #[must_use]
     #[inline(always)]
     pub fn is_pruned(&self) -> bool {
-        self.pruned.load(Relaxed) != 0
+        self.count.load(Relaxed) & PRUNED != 0
     }
 
+    /// Marks or unmarks the node as pruned (call only while no search runs).
     pub fn set_pruned(&self, p: bool) {
-        self.pruned.store(u8::from(p), Relaxed);
+        if p {
+            self.count.fetch_or(PRUNED, Relaxed);
+        } else {
+            self.count.fetch_and(!PRUNED, Relaxed);
+        }
+    }
+
+    #[inline(always)]
+    fn first_child(&self) -> Option<usize> {
+        match self.link.load(Acquire) {
+            LEAF | EXPANDING => None,
+            f => Some(f as usize),
+        }
     }
 
     /// Whether the children are published.
     #[must_use]
     #[inline(always)]
     pub fn is_expanded(&self) -> bool {
-        self.state.load(Acquire) == EXPANDED
+        self.first_child().is_some()
     }
 
     /// The children's indices, empty unless expanded.
     #[must_use]
     #[inline(always)]
     pub fn children(&self) -> std::ops::Range<usize> {
-        if self.is_expanded() {
-            let f = self.first_child.load(Relaxed) as usize;
-            f..f + self.n_children.load(Relaxed) as usize
-        } else {
-            0..0
+        match self.first_child() {
+            Some(f) => f..f + usize::from(self.count.load(Relaxed) & !PRUNED),
+            None => 0..0,
         }
     }
 
@@ -153,6 +166,8 @@ impl Node {
 
     fn set(&self, action: Action, stats: Stats, amaf: Stats) {
         self.action.store(action.0, Relaxed);
+        self.count.store(0, Relaxed);
+        self.link.store(LEAF, Relaxed);
         self.stats.store(stats.pack(), Relaxed);
         self.amaf.store(amaf.pack(), Relaxed);
     }
@@ -223,24 +238,32 @@ impl Tree {
     pub fn expand(&self, id: usize, actions: &[Action]) -> bool {
         let node = &self.nodes[id];
         if node
-            .state
+            .link
             .compare_exchange(LEAF, EXPANDING, Acquire, Relaxed)
             .is_err()
         {
             return false;
         }
-        let n = actions.len().min(u16::MAX as usize);
+        let n = actions.len().min(usize::from(!PRUNED));
         let Some(first) = self.alloc(n) else {
-            node.state.store(LEAF, Release);
+            node.link.store(LEAF, Release);
             return false;
         };
         for (k, &a) in actions[..n].iter().enumerate() {
             self.nodes[first + k].set(a, Stats::default(), Stats::default());
         }
-        node.first_child.store(first as u32, Relaxed);
-        node.n_children.store(n as u16, Relaxed);
-        node.state.store(EXPANDED, Release);
+        node.count.fetch_or(n as u16, Relaxed);
+        node.link.store(first as u32, Release);
         true
+    }
+
+    /// The children of `id` as a slice (empty unless expanded), starting at arena index
+    /// `node(id).children().start`.
+    #[must_use]
+    #[inline(always)]
+    pub fn children_of(&self, id: usize) -> &[Node] {
+        let r = self.nodes[id].children();
+        &self.nodes[r]
     }
 
     /// The child of `id` reached by `a`, if expanded.
@@ -278,7 +301,8 @@ impl Tree {
             if kids.is_empty() {
                 continue;
             }
-            let Some(first) = fresh.alloc(kids.len()) else {
+            let n = kids.len();
+            let Some(first) = fresh.alloc(n) else {
                 continue;
             };
             for (k, c) in kids.enumerate() {
@@ -287,10 +311,8 @@ impl Tree {
                 queue.push_back((c, first + k));
             }
             let dst = &fresh.nodes[new];
-            dst.first_child.store(first as u32, Relaxed);
-            dst.n_children
-                .store(self.nodes[old].n_children.load(Relaxed), Relaxed);
-            dst.state.store(EXPANDED, Release);
+            dst.count.store(n as u16, Relaxed);
+            dst.link.store(first as u32, Release);
         }
         *self = fresh;
         true

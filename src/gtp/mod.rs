@@ -1,0 +1,204 @@
+//! The GTP front end: `tengen gtp` (see `shared/GTP.md` for what controllers send and expect).
+//!
+//! A reader thread turns the input into lines on a channel, so the main loop can wait for the
+//! next command and also notice input while a search runs: `lz-analyze` and `kata-analyze` stream
+//! until any line arrives, and GoGui's `# interrupt` line ends a running `genmove` early. Lines
+//! that arrive during a search are kept and executed afterwards, in order.
+//!
+//! Every command either succeeds (`=[id] result`, blank line) or fails with one of the standard
+//! messages (`?[id] message`, blank line) and leaves the game as it was.
+
+pub mod analyze;
+pub mod clock;
+mod commands;
+pub mod parse;
+
+use crate::search::engine::{new_engine, Engine, EngineConfig};
+use crate::search::Limits;
+use clock::Clock;
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Write};
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+
+/// How the engine plays when the controller gives no time control.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub config: EngineConfig,
+    /// Per-move limits without time control (with time control the clock's budget is applied
+    /// on top).
+    pub limits: Limits,
+    /// Board size and komi before the controller sets them.
+    pub size: usize,
+    pub komi: f32,
+    /// Write a search summary to stderr after every generated move.
+    pub verbose: bool,
+    /// Draw GoGui live graphics (`gogui-gfx:` on stderr) while thinking.
+    pub live_gfx: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            config: EngineConfig::default(),
+            limits: Limits {
+                playouts: Some(20_000),
+                time: None,
+                early_stop: true,
+            },
+            size: 19,
+            komi: 7.5,
+            verbose: true,
+            live_gfx: false,
+        }
+    }
+}
+
+/// Input lines, read on their own thread.
+struct Input {
+    rx: Receiver<String>,
+    /// Lines received while a command ran, to execute next.
+    pending: VecDeque<String>,
+    closed: bool,
+}
+
+impl Input {
+    fn spawn<R: BufRead + Send + 'static>(mut r: R) -> Input {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match r.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Input {
+            rx,
+            pending: VecDeque::new(),
+            closed: false,
+        }
+    }
+
+    /// The next line, waiting for it; `None` at the end of the input.
+    fn next(&mut self) -> Option<String> {
+        if let Some(l) = self.pending.pop_front() {
+            return Some(l);
+        }
+        if self.closed {
+            return None;
+        }
+        let l = self.rx.recv().ok();
+        self.closed = l.is_none();
+        l
+    }
+
+    /// Takes in whatever arrived without waiting. Returns whether GoGui's interrupt line came
+    /// (it is consumed); other lines are kept for later.
+    fn poll_interrupt(&mut self) -> bool {
+        let mut interrupt = false;
+        loop {
+            match self.rx.try_recv() {
+                Ok(l) if parse::is_interrupt(&l) => interrupt = true,
+                Ok(l) => self.pending.push_back(l),
+                Err(TryRecvError::Empty) => return interrupt,
+                Err(TryRecvError::Disconnected) => {
+                    self.closed = true;
+                    return interrupt;
+                }
+            }
+        }
+    }
+
+    /// Whether any input (or its end) has arrived; keeps it for later.
+    fn poll_any(&mut self) -> bool {
+        self.poll_interrupt();
+        !self.pending.is_empty() || self.closed
+    }
+}
+
+/// The GTP session: an engine, a clock, the input and the outputs.
+pub struct Server<O: Write, E: Write> {
+    engine: Box<dyn Engine>,
+    settings: Settings,
+    clock: Clock,
+    input: Input,
+    out: O,
+    err: E,
+}
+
+/// Runs a GTP session on `input` until `quit` or the end of the input, answering on `out`
+/// and writing diagnostics on `err`.
+pub fn run<R, O, E>(settings: Settings, input: R, out: O, err: E) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    O: Write,
+    E: Write,
+{
+    let engine = new_engine(settings.size, settings.komi, settings.config).ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("unsupported board size {}", settings.size),
+        )
+    })?;
+    let mut s = Server {
+        engine,
+        settings,
+        clock: Clock::default(),
+        input: Input::spawn(input),
+        out,
+        err,
+    };
+    s.serve()
+}
+
+/// What a command produced.
+enum Reply {
+    Ok(String),
+    Err(String),
+    /// The command wrote its whole response itself (streaming commands).
+    Written,
+    /// `quit`: answer, then stop.
+    Quit,
+}
+
+impl<O: Write, E: Write> Server<O, E> {
+    fn serve(&mut self) -> io::Result<()> {
+        while let Some(raw) = self.input.next() {
+            let Some(cmd) = parse::command(&raw) else {
+                continue;
+            };
+            let id = cmd.id.map(|i| i.to_string()).unwrap_or_default();
+            let reply = self.execute(&cmd)?;
+            match reply {
+                Reply::Ok(text) => self.respond('=', &id, &text)?,
+                Reply::Err(msg) => self.respond('?', &id, &msg)?,
+                Reply::Written => {}
+                Reply::Quit => {
+                    self.respond('=', &id, "")?;
+                    break;
+                }
+            }
+        }
+        self.out.flush()
+    }
+
+    /// Writes a response: `=id text` or `?id text`, then the blank line. Blank lines inside the
+    /// text are dropped (they would end the response early); a text starting with a newline
+    /// (a diagram) starts on the line after the mark.
+    fn respond(&mut self, mark: char, id: &str, text: &str) -> io::Result<()> {
+        let lines: Vec<&str> = text
+            .lines()
+            .map(str::trim_end)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let sep = if text.starts_with('\n') { "\n" } else { "" };
+        write!(self.out, "{mark}{id} {sep}{}\n\n", lines.join("\n"))?;
+        self.out.flush()
+    }
+}
