@@ -201,6 +201,27 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
         unsafe { *Self::NEIGHBOURS.as_flattened().get_unchecked(i) }
     }
 
+    /// The empty-point list of the empty board: every on-board bit index in increasing order
+    /// (the first `N * N` entries), and each one's position in it (indexed by bit index).
+    pub const EMPTY_LIST: ([u16; MAILBOX], [u16; MAILBOX]) = {
+        let mut list = [0u16; MAILBOX];
+        let mut pos = [0u16; MAILBOX];
+        let mut k = 0;
+        let mut y = 0;
+        while y < N {
+            let mut x = 0;
+            while x < N {
+                let i = Self::index(x, y);
+                list[k] = i as u16;
+                pos[i] = k as u16;
+                k += 1;
+                x += 1;
+            }
+            y += 1;
+        }
+        (list, pos)
+    };
+
     /// Zobrist keys: one per colour and bit index, from a fixed splitmix64 stream.
     pub const ZOBRIST: [[[u64; 64]; W]; 2] = {
         let mut keys = [[[0u64; 64]; W]; 2];

@@ -65,6 +65,12 @@ pub struct Board<const N: usize, const W: usize> {
     captured: ByColor<u32>,
     /// Number of empty points (`empty.count()`).
     empty_count: u32,
+    /// The empty points, in no particular order, in the first `empty_count` entries; with
+    /// `empty_pos[i]` the position of empty point `i` in it. A uniform draw among empty points
+    /// is one load, where selecting the k-th bit of a 6-word bitboard costs a popcount and an
+    /// unpredictable branch per word.
+    empty_list: [u16; MAILBOX],
+    empty_pos: [u16; MAILBOX],
     /// Per-point contents, indexed by bit index + `CELL_OFFSET` (see `geometry::cell_of`).
     cell: [u8; MAILBOX],
     /// Root point of the chain of each stone; meaningful only on stones.
@@ -102,6 +108,8 @@ impl<const N: usize, const W: usize> Board<N, W> {
             ko_color: Color::Black,
             captured: ByColor([0; 2]),
             empty_count: (N * N) as u32,
+            empty_list: Geometry::<N, W>::EMPTY_LIST.0,
+            empty_pos: Geometry::<N, W>::EMPTY_LIST.1,
             cell: Geometry::<N, W>::EMPTY_CELLS,
             root: [[0; 64]; W],
             chains: [[Chain::EMPTY; 64]; W],
@@ -117,6 +125,8 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.ko = NO_KO;
         self.captured = ByColor([0; 2]);
         self.empty_count = (N * N) as u32;
+        self.empty_list = Geometry::<N, W>::EMPTY_LIST.0;
+        self.empty_pos = Geometry::<N, W>::EMPTY_LIST.1;
         self.cell = Geometry::<N, W>::EMPTY_CELLS;
     }
 
@@ -130,6 +140,8 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.ko_color = src.ko_color;
         self.captured = src.captured;
         self.empty_count = src.empty_count;
+        self.empty_list = src.empty_list;
+        self.empty_pos = src.empty_pos;
         self.cell = src.cell;
         for s in src.stones[Color::Black] | src.stones[Color::White] {
             let r = src.root_of(s);
@@ -190,6 +202,44 @@ impl<const N: usize, const W: usize> Board<N, W> {
     #[inline(always)]
     pub fn empty_count(&self) -> u32 {
         self.empty_count
+    }
+
+    /// The `k`-th entry of the empty-point list (`k < empty_count()`); the list holds every
+    /// empty point once, in an order that moves and [`Self::swap_empties`] change.
+    #[must_use]
+    #[inline(always)]
+    pub fn empty_at(&self, k: u32) -> Point {
+        debug_assert!(k < self.empty_count);
+        Point::from_index(usize::from(self.empty_list[k as usize & (MAILBOX - 1)]))
+    }
+
+    /// Swaps entries `a` and `b` (both below `empty_count()`) of the empty-point list. The set
+    /// is unchanged; a caller drawing without replacement moves rejected points past its range.
+    #[inline(always)]
+    pub fn swap_empties(&mut self, a: u32, b: u32) {
+        let (a, b) = (a as usize & (MAILBOX - 1), b as usize & (MAILBOX - 1));
+        let (pa, pb) = (self.empty_list[a], self.empty_list[b]);
+        self.empty_list[a] = pb;
+        self.empty_list[b] = pa;
+        self.empty_pos[usize::from(pb) & (MAILBOX - 1)] = a as u16;
+        self.empty_pos[usize::from(pa) & (MAILBOX - 1)] = b as u16;
+    }
+
+    /// Takes the empty point `i` out of the empty-point list (the last entry fills its place).
+    #[inline(always)]
+    fn unlist_empty(&mut self, i: usize) {
+        let k = usize::from(self.empty_pos[i & (MAILBOX - 1)]) & (MAILBOX - 1);
+        let last = self.empty_list[self.empty_count as usize & (MAILBOX - 1)];
+        self.empty_list[k] = last;
+        self.empty_pos[usize::from(last) & (MAILBOX - 1)] = k as u16;
+    }
+
+    /// Appends the point `i`, just emptied, to the empty-point list (`empty_count` counts it).
+    #[inline(always)]
+    fn list_empty(&mut self, i: usize) {
+        let k = (self.empty_count - 1) as usize & (MAILBOX - 1);
+        self.empty_list[k] = i as u16;
+        self.empty_pos[i & (MAILBOX - 1)] = k as u16;
     }
 
     /// Mailbox value at bit index `i` (any neighbour or diagonal of an on-board point).
@@ -468,6 +518,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.stones[c].insert(i);
         self.empty.remove(i);
         self.empty_count -= 1;
+        self.unlist_empty(i);
         self.set_cell(i, own);
         self.hash ^= Geometry::<N, W>::key(c.index(), i);
         let mut libs = Geometry::<N, W>::neighbours_of(i) & self.empty;
@@ -554,10 +605,11 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.stones[col] ^= stones;
         self.empty |= stones;
         let n = stones.count();
-        self.empty_count += n;
         self.captured[col] += n;
         let other = cell_of((!col).index());
         for s in stones {
+            self.empty_count += 1;
+            self.list_empty(s);
             self.set_cell(s, CELL_EMPTY);
             self.hash ^= Geometry::<N, W>::key(col.index(), s);
             for t in Geometry::<N, W>::around(s) {
@@ -586,7 +638,11 @@ impl<const N: usize, const W: usize> Board<N, W> {
         let mut b = Self::new();
         b.stones = ByColor([black, white]);
         b.empty = on - black - white;
-        b.empty_count = b.empty.count();
+        b.empty_count = 0;
+        for i in b.empty {
+            b.empty_count += 1;
+            b.list_empty(i);
+        }
         for c in Color::ALL {
             let mut todo = b.stones[c];
             while let Some(s) = todo.first() {
@@ -655,6 +711,22 @@ impl<const N: usize, const W: usize> Board<N, W> {
                 self.empty_count,
                 self.empty.count()
             ));
+        }
+        let mut listed = Bitboard::<W>::EMPTY;
+        for k in 0..self.empty_count {
+            let i = self.empty_at(k).index();
+            if !self.empty.contains(i) || listed.contains(i) {
+                return Err(format!(
+                    "empty list entry {k} ({i}) is not a distinct empty point"
+                ));
+            }
+            if usize::from(self.empty_pos[i]) != k as usize {
+                return Err(format!(
+                    "empty point {i}: position {} but listed at {k}",
+                    self.empty_pos[i]
+                ));
+            }
+            listed.insert(i);
         }
         for i in 0..MAILBOX - Geometry::<N, W>::CELL_OFFSET {
             let want = if b.contains(i) {

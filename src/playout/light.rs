@@ -43,26 +43,24 @@ pub struct Outcome<const W: usize> {
 
 /// A uniformly random candidate for `c` (see `Board::is_candidate`), or `None` if there is none.
 ///
-/// Draws uniformly from the empty points and drops each draw that is not a candidate, which is
-/// uniform over candidates without building the candidate mask.
+/// Draws uniformly from the empty-point list and moves each draw that is not a candidate past
+/// the end of the range drawn from, which is uniform over candidates without building the
+/// candidate mask. Reorders the list (not the set) of `board`'s empty points.
 #[inline(always)]
-pub fn random_candidate<const N: usize, const W: usize, R: RngCore, S: BitSelect>(
-    board: &Board<N, W>,
+pub fn random_candidate<const N: usize, const W: usize, R: RngCore>(
+    board: &mut Board<N, W>,
     c: Color,
     rng: &mut R,
-    sel: S,
 ) -> Option<Point> {
-    let mut mask = board.empty();
     let mut n = board.empty_count();
     while n > 0 {
         let k = ((u64::from(rng.next_u32()) * u64::from(n)) >> 32) as u32;
-        let i = mask.select_with(k, |w, j| sel.pick(w, j));
-        let p = Point::from_index(i);
+        let p = board.empty_at(k);
         if board.is_candidate(c, p) {
             return Some(p);
         }
-        mask.remove(i);
         n -= 1;
+        board.swap_empties(k, n);
     }
     None
 }
@@ -97,15 +95,14 @@ impl<const W: usize> PlayoutState<W> {
     /// be the position this playout left. Returns whether the playout is over: two passes in a
     /// row, or `cfg.max_moves` plies.
     #[inline(always)]
-    pub fn ply<const N: usize, R: RngCore, S: BitSelect>(
+    pub fn ply<const N: usize, R: RngCore>(
         &mut self,
         board: &mut Board<N, W>,
         cfg: &PlayoutConfig,
         rng: &mut R,
-        sel: S,
     ) -> bool {
         self.moves += 1;
-        match random_candidate(board, self.to_move, rng, sel) {
+        match random_candidate(board, self.to_move, rng) {
             Some(p) => {
                 board.play_unchecked(self.to_move, p);
                 self.passes = 0;
@@ -145,18 +142,20 @@ impl<const W: usize> PlayoutState<W> {
 }
 
 /// Plays the light playout from `board` with `to_move` to play, to two passes or the cap.
-/// `board` is left in the final position.
+/// `board` is left in the final position. `sel` is the caller's bit-select implementation,
+/// for the policies that draw from masks; the light playout draws from the empty-point list
+/// and does not use it.
 #[inline(always)]
 pub fn light_playout<const N: usize, const W: usize, R: RngCore, S: BitSelect>(
     board: &mut Board<N, W>,
     to_move: Color,
     cfg: &PlayoutConfig,
     rng: &mut R,
-    sel: S,
+    _sel: S,
 ) -> Outcome<W> {
     let mut st = PlayoutState::new(to_move);
     if cfg.max_moves > 0 {
-        while !st.ply(board, cfg, rng, sel) {}
+        while !st.ply(board, cfg, rng) {}
     }
     st.outcome(board, cfg)
 }
