@@ -24,6 +24,9 @@ pub struct Chain<const W: usize> {
     /// `libs.count()`, kept so that capture, atari and suicide tests read one number instead
     /// of popcounting `W` words.
     pub lib_count: u32,
+    /// `stones.count()`, so that a merge can pick the largest chain to keep (and relabel the
+    /// smaller ones) without popcounting.
+    pub size: u32,
 }
 
 impl<const W: usize> Chain<W> {
@@ -31,6 +34,7 @@ impl<const W: usize> Chain<W> {
         stones: Bitboard::EMPTY,
         libs: Bitboard::EMPTY,
         lib_count: 0,
+        size: 0,
     };
 }
 
@@ -555,22 +559,34 @@ impl<const N: usize, const W: usize> Board<N, W> {
                 stones: Bitboard::single(i),
                 libs,
                 lib_count,
+                size: 1,
             };
             (libs, lib_count)
         } else {
-            // Join the first neighbouring chain, then fold any other distinct ones into it.
-            let best = self.root_of(around[(own_bits.trailing_zeros() / 8) as usize]);
-            own_bits &= own_bits - 1;
+            // The largest neighbouring chain absorbs the stone and the other chains, so that
+            // relabelling touches the fewest stones.
+            let neighbour = |bits: u32| around[(bits.trailing_zeros() / 8) as usize & 3];
+            let mut best = self.root_of(neighbour(own_bits));
+            let mut rest = own_bits & (own_bits - 1);
+            while rest != 0 {
+                let r = self.root_of(neighbour(rest));
+                rest &= rest - 1;
+                if self.chain(r).size > self.chain(best).size {
+                    best = r;
+                }
+            }
             let mut merged = *self.chain(best);
             merged.stones.insert(i);
+            merged.size += 1;
             merged.libs |= libs;
             self.set_root(i, best);
             while own_bits != 0 {
-                let r = self.root_of(around[(own_bits.trailing_zeros() / 8) as usize]);
+                let r = self.root_of(neighbour(own_bits));
                 own_bits &= own_bits - 1;
                 if r != best && !merged.stones.contains(r) {
                     let other = *self.chain(r);
                     merged.stones |= other.stones;
+                    merged.size += other.size;
                     merged.libs |= other.libs;
                     for s in other.stones {
                         self.set_root(s, best);
@@ -678,6 +694,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
             stones,
             libs,
             lib_count: libs.count(),
+            size: stones.count(),
         }
     }
 
