@@ -12,7 +12,7 @@ use rand_pcg::Pcg32;
 use std::hint::black_box;
 use tengen::board::{Bitboard, Board, Color, Move, Point};
 use tengen::playout::light::random_candidate;
-use tengen::playout::{PlayoutConfig, Portable};
+use tengen::playout::PlayoutConfig;
 
 #[path = "common/flame.rs"]
 mod flame;
@@ -36,7 +36,7 @@ impl<const N: usize, const W: usize> Game<N, W> {
         let mut passes = 0;
         let mut c = Color::Black;
         while moves.len() < cfg.max_moves as usize && passes < 2 {
-            match random_candidate(&board, c, &mut rng, Portable) {
+            match random_candidate(&mut board, c, &mut rng) {
                 Some(p) => {
                     board.play_unchecked(c, p);
                     moves.push(Move::Play(p));

@@ -137,6 +137,8 @@ fn bench_playouts<const N: usize, const W: usize>(
     }
 }
 
+/// `playout/*` runs the code `tengen bench` runs on this CPU (compiled for x86-64-v3 when the
+/// CPU has it); `playout-portable/*` the same playout compiled for the baseline target.
 fn playouts(c: &mut Criterion) {
     let best = Select::best();
     bench_playouts::<9, 2>(c, "playout", best, 110.5, 2_000);
