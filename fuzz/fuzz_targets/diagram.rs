@@ -27,8 +27,17 @@ fn drawn_position<const N: usize, const W: usize>(data: &[u8]) {
                 .insert(Board::<N, W>::point(k % N, k / N).unwrap().index());
         }
     }
-    if let Ok(b) = Board::<N, W>::from_stones(stones[0], stones[1]) {
-        check::<N, W>(&b.to_string());
+    let Ok(b) = Board::<N, W>::from_stones(stones[0], stones[1]) else {
+        return;
+    };
+    let drawn = b.to_string();
+    match drawn.parse::<Board<N, W>>() {
+        Ok(again) => {
+            for c in Color::ALL {
+                assert_eq!(b.stones(c), again.stones(c), "{N}x{N} round trip\n{drawn}");
+            }
+        }
+        Err(e) => panic!("a drawn {N}x{N} board does not parse back: {e}\n{drawn}"),
     }
 }
 
