@@ -33,7 +33,7 @@ impl ActionSet for Bits {
 }
 
 fn random_below<R: RngCore>(rng: &mut R, n: usize) -> usize {
-    (u64::from(rng.next_u32()) * n as u64 >> 32) as usize
+    ((u64::from(rng.next_u32()) * n as u64) >> 32) as usize
 }
 
 /// Nim, normal play: whoever takes the last object wins. Action `16 * heap + (taken - 1)`.

@@ -380,11 +380,13 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             .collect()
     }
 
-    /// Ownership by action index from a separate short search of the current position (the
-    /// main tree is left alone).
+    /// Ownership by action index from light playouts of the current position, with a tree of
+    /// the root moves only (the main tree is left alone). A deeper tree would end many lines
+    /// with two passes, scored with every stone alive, and hide dead stones.
     fn estimate_ownership(&self) -> Vec<f32> {
         let params = Params {
-            max_nodes: 1 << 18,
+            max_nodes: 1 << 12,
+            expand_after: u32::MAX,
             ownership: true,
             ..self.cfg.params
         };

@@ -1,0 +1,176 @@
+//! A whole 9x9 game between `tengen gtp` and GNU Go, each process checking the other's moves:
+//! every move must be legal for both, and at the end tengen's `final_score` must agree with GNU
+//! Go's under Chinese rules. Skipped, with a notice, when GNU Go is not installed.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+const GNUGO: &str = "/usr/games/gnugo";
+
+/// A GTP engine in a child process.
+struct Engine {
+    name: &'static str,
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    fn start(name: &'static str, program: &str, args: &[&str]) -> Engine {
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Engine {
+            name,
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    /// Sends a command; `Ok(text)` for `=`, `Err(message)` for `?`.
+    fn send(&mut self, cmd: &str) -> Result<String, String> {
+        writeln!(self.stdin, "{cmd}").unwrap();
+        self.stdin.flush().unwrap();
+        let mut lines = Vec::new();
+        loop {
+            let mut l = String::new();
+            let n = self.stdout.read_line(&mut l).unwrap();
+            assert!(n > 0, "{} closed its output after {cmd:?}", self.name);
+            let l = l.trim_end_matches(['\r', '\n']).to_string();
+            if l.is_empty() {
+                if lines.is_empty() {
+                    continue;
+                }
+                break;
+            }
+            lines.push(l);
+        }
+        let first = &lines[0];
+        let text = first[1..].trim_start().to_string();
+        let rest = lines[1..].join("\n");
+        let body = if rest.is_empty() {
+            text
+        } else if text.is_empty() {
+            rest
+        } else {
+            format!("{text}\n{rest}")
+        };
+        match first.chars().next() {
+            Some('=') => Ok(body),
+            Some('?') => Err(body),
+            _ => panic!("{} sent {first:?}", self.name),
+        }
+    }
+
+    fn ok(&mut self, cmd: &str) -> String {
+        self.send(cmd)
+            .unwrap_or_else(|e| panic!("{} refused {cmd:?}: {e}", self.name))
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let _ = self.child.wait();
+    }
+}
+
+/// `B+3.5` / `W+0.5` / `0` as Black's lead.
+fn lead(score: &str) -> f32 {
+    let s = score.trim();
+    if s == "0" {
+        return 0.0;
+    }
+    let (who, n) = s.split_at(2);
+    let n: f32 = n.parse().unwrap_or_else(|_| panic!("bad score {s:?}"));
+    match who {
+        "B+" => n,
+        "W+" => -n,
+        _ => panic!("bad score {s:?}"),
+    }
+}
+
+#[test]
+fn full_game_against_gnugo() {
+    if !Path::new(GNUGO).exists() {
+        eprintln!(
+            "NOTICE: {GNUGO} not found, skipping the game against GNU Go (apt-get install gnugo)"
+        );
+        return;
+    }
+    let playouts = if cfg!(debug_assertions) {
+        "300"
+    } else {
+        "3000"
+    };
+    // TENGEN_GNUGO_SEED replays the game with another seed (for exploring by hand).
+    let seed = std::env::var("TENGEN_GNUGO_SEED").unwrap_or_else(|_| "7".into());
+    let mut tengen = Engine::start(
+        "tengen",
+        env!("CARGO_BIN_EXE_tengen"),
+        &[
+            "gtp",
+            "--playouts",
+            playouts,
+            "--resign",
+            "0",
+            "--quiet",
+            "--seed",
+            &seed,
+        ],
+    );
+    let mut gnugo = Engine::start(
+        "gnugo",
+        GNUGO,
+        &["--mode", "gtp", "--chinese-rules", "--level", "1"],
+    );
+    for e in [&mut tengen, &mut gnugo] {
+        e.ok("boardsize 9");
+        e.ok("clear_board");
+        e.ok("komi 7.5");
+    }
+    let mut passes = 0;
+    let mut record = Vec::new();
+    for ply in 0..250 {
+        let black = ply % 2 == 0;
+        let color = if black { "black" } else { "white" };
+        let (mover, other) = if black {
+            (&mut tengen, &mut gnugo)
+        } else {
+            (&mut gnugo, &mut tengen)
+        };
+        let mv = mover.ok(&format!("genmove {color}")).to_lowercase();
+        record.push(mv.clone());
+        if mv == "resign" {
+            panic!("{} resigned after {record:?}", mover.name);
+        }
+        if let Err(e) = other.send(&format!("play {color} {mv}")) {
+            panic!(
+                "{} refused {}'s move {color} {mv} ({e}) after {record:?}",
+                other.name, mover.name
+            );
+        }
+        passes = if mv == "pass" { passes + 1 } else { 0 };
+        if passes == 2 {
+            break;
+        }
+    }
+    assert_eq!(passes, 2, "the game did not end in 250 plies: {record:?}");
+    let ours = tengen.ok("final_score");
+    let theirs = gnugo.ok("final_score");
+    let board = gnugo.ok("showboard");
+    assert_eq!(
+        lead(&ours),
+        lead(&theirs),
+        "tengen says {ours}, GNU Go says {theirs}\n{board}\nmoves: {record:?}"
+    );
+}
