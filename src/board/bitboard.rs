@@ -52,13 +52,13 @@ impl<const W: usize> Bitboard<W> {
     /// Adds `i` (ignored if `i >= CAPACITY`).
     #[inline(always)]
     pub fn insert(&mut self, i: usize) {
-        *self = *self | Self::single(i);
+        *self |= Self::single(i);
     }
 
     /// Removes `i`.
     #[inline(always)]
     pub fn remove(&mut self, i: usize) {
-        *self = *self - Self::single(i);
+        *self -= Self::single(i);
     }
 
     /// Removes `i`; returns 1 if it was in the set, else 0.
@@ -215,14 +215,14 @@ impl<const W: usize> Default for Bitboard<W> {
 }
 
 macro_rules! binop {
-    ($tr:ident, $f:ident, $atr:ident, $af:ident, $op:tt) => {
+    ($tr:ident, $f:ident, $atr:ident, $af:ident, $op:tt, $aop:tt) => {
         impl<const W: usize> $tr for Bitboard<W> {
             type Output = Self;
             #[inline(always)]
             fn $f(self, rhs: Self) -> Self {
                 let mut out = self.0;
                 for (o, r) in out.iter_mut().zip(rhs.0) {
-                    *o = *o $op r;
+                    *o $aop r;
                 }
                 Self(out)
             }
@@ -235,9 +235,9 @@ macro_rules! binop {
         }
     };
 }
-binop!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
-binop!(BitOr, bitor, BitOrAssign, bitor_assign, |);
-binop!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+binop!(BitAnd, bitand, BitAndAssign, bitand_assign, &, &=);
+binop!(BitOr, bitor, BitOrAssign, bitor_assign, |, |=);
+binop!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^, ^=);
 
 impl<const W: usize> Sub for Bitboard<W> {
     type Output = Self;

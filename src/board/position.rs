@@ -448,7 +448,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
         let (d, e) = (opp.shl(s - 1), opp.shl(s + 1));
         let two = (a & b) | (d & e) | ((a | b) & (d | e));
         let any = a | b | d | e;
-        self.empty & orth - (two | (G::<N, W>::EDGE & any))
+        self.empty & (orth - (two | (G::<N, W>::EDGE & any)))
     }
 
     /// Bit-parallel: the empty points where `c` may play without suicide (ko not considered).
