@@ -137,6 +137,8 @@ fn command(r: &mut Rng) -> Vec<u8> {
             )
             .into_bytes()
         }
+        // Never a file argument: printsgf would write it.
+        "printsgf" => 0,
         _ => r.below(4),
     };
     for _ in 0..n {

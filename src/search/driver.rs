@@ -126,7 +126,7 @@ impl<G: SearchGame> View<'_, G> {
     /// Playouts finished so far.
     #[must_use]
     pub fn playouts(&self) -> u64 {
-        self.sh.done.load(Relaxed)
+        self.sh.done()
     }
 
     #[must_use]
@@ -239,17 +239,14 @@ impl<G: SearchGame> Searcher<G> {
             stop: AtomicBool::new(false),
             reason: AtomicU8::new(StopReason::Interrupted.code()),
             claimed: AtomicU64::new(0),
-            done: AtomicU64::new(0),
-            root_score: (0..kids.len() + 1).map(|_| AtomicI64::new(0)).collect(),
-            root_score_n: (0..kids.len() + 1).map(|_| AtomicU64::new(0)).collect(),
-            ownership: (0..n_threads)
+            threads: (0..n_threads)
                 .map(|_| {
-                    let n = if self.params.ownership {
+                    let own = if self.params.ownership {
                         root.action_space()
                     } else {
                         0
                     };
-                    (0..n).map(|_| AtomicI32::new(0)).collect()
+                    ThreadStats::new(kids.len(), own)
                 })
                 .collect(),
             seed: splitmix(self.params.seed ^ splitmix(self.searches)),
@@ -297,7 +294,11 @@ impl<G: SearchGame> Searcher<G> {
             }
         });
         let mut r = sh.report(12);
-        r.stop = Some(StopReason::from_code(sh.reason.load(Relaxed)));
+        r.stop = Some(if sh.stop.load(Relaxed) {
+            StopReason::from_code(sh.reason.load(Relaxed))
+        } else {
+            StopReason::Playouts
+        });
         r
     }
 }
@@ -315,21 +316,65 @@ struct Shared<'a, G: SearchGame> {
     stop: AtomicBool,
     /// The first [`StopReason`] recorded.
     reason: AtomicU8,
-    /// Simulations started (only counted with a playout limit).
+    /// Simulations claimed so far (only counted with a playout limit).
     claimed: AtomicU64,
-    /// Simulations finished.
-    done: AtomicU64,
-    /// Per root child (by position among the root's children), then the root itself last: sum of
-    /// twice the final score (Black's side) over this search, and the count of playouts.
-    root_score: Box<[AtomicI64]>,
-    root_score_n: Box<[AtomicU64]>,
-    /// Per thread, per action index: playouts Black owned it minus playouts White owned it.
-    /// Each thread writes only its own row.
-    ownership: Box<[Box<[AtomicI32]>]>,
+    /// What each thread counts on its own, so threads do not fight over shared counters.
+    threads: Box<[ThreadStats]>,
     seed: u64,
 }
 
+/// One thread's counters (written only by that thread, read by anyone), on its own cache lines.
+#[repr(align(128))]
+struct ThreadStats {
+    /// Simulations finished.
+    done: AtomicU64,
+    /// Per root child (by position among the root's children), then the root itself last: the
+    /// sum of twice the final score (Black's side) and the number of playouts.
+    score: Box<[AtomicI64]>,
+    score_n: Box<[AtomicU64]>,
+    /// Per action index: playouts Black owned it minus playouts White owned it (empty when
+    /// ownership is off).
+    ownership: Box<[AtomicI32]>,
+}
+
+impl ThreadStats {
+    fn new(root_children: usize, ownership: usize) -> Self {
+        Self {
+            done: AtomicU64::new(0),
+            score: (0..=root_children).map(|_| AtomicI64::new(0)).collect(),
+            score_n: (0..=root_children).map(|_| AtomicU64::new(0)).collect(),
+            ownership: (0..ownership).map(|_| AtomicI32::new(0)).collect(),
+        }
+    }
+}
+
+/// Adds `d` to a counter only this thread writes (a plain load and store, no lock).
+#[inline(always)]
+fn bump_i64(x: &AtomicI64, d: i64) {
+    x.store(x.load(Relaxed) + d, Relaxed);
+}
+
+#[inline(always)]
+fn bump_u64(x: &AtomicU64, d: u64) {
+    x.store(x.load(Relaxed) + d, Relaxed);
+}
+
 impl<G: SearchGame> Shared<'_, G> {
+    /// Simulations finished by all threads.
+    fn done(&self) -> u64 {
+        self.threads.iter().map(|t| t.done.load(Relaxed)).sum()
+    }
+
+    /// Sum over threads of twice the score and the count at root-child slot `slot`.
+    fn score_sums(&self, slot: usize) -> (i64, u64) {
+        self.threads.iter().fold((0, 0), |(s, n), t| {
+            (
+                s + t.score.get(slot).map_or(0, |x| x.load(Relaxed)),
+                n + t.score_n.get(slot).map_or(0, |x| x.load(Relaxed)),
+            )
+        })
+    }
+
     fn finish(&self, why: StopReason) {
         if !self.stop.swap(true, Relaxed) {
             self.reason.store(why.code(), Relaxed);
@@ -354,7 +399,7 @@ impl<G: SearchGame> Shared<'_, G> {
 
     /// The early-stop rule (see [`Limits::early_stop`]).
     fn settled(&self, elapsed: Duration) -> Option<StopReason> {
-        let done = self.done.load(Relaxed);
+        let done = self.done();
         let root = self.tree.root();
         let (mut b1, mut b2) = (0u32, 0u32);
         let mut best = Stats::default();
@@ -395,16 +440,14 @@ impl<G: SearchGame> Shared<'_, G> {
     fn report(&self, pv_len: usize) -> Report {
         let tree = self.tree;
         let root = tree.root();
-        let playouts = self.done.load(Relaxed);
+        let playouts = self.done();
         let mut children: Vec<ChildInfo> = root
             .children()
             .filter(|&c| !tree.node(c).is_pruned())
             .map(|c| {
                 let n = tree.node(c);
                 let (s, a) = (n.stats(), n.amaf());
-                let slot = c - self.first_child;
-                let sn = self.root_score_n.get(slot).map_or(0, |x| x.load(Relaxed));
-                let ss = self.root_score.get(slot).map_or(0, |x| x.load(Relaxed));
+                let (ss, sn) = self.score_sums(c - self.first_child);
                 ChildInfo {
                     action: n.action(),
                     visits: s.visits,
@@ -421,18 +464,16 @@ impl<G: SearchGame> Shared<'_, G> {
                 .cmp(&x.visits)
                 .then(y.winrate.total_cmp(&x.winrate))
         });
-        let last = self.root_score_n.len() - 1;
-        let sn = self.root_score_n[last].load(Relaxed);
-        let ss = self.root_score[last].load(Relaxed);
+        let (ss, sn) = self.score_sums(root.children().len());
         let mut ownership = Vec::new();
         if playouts > 0 && self.params.ownership {
-            let n = self.ownership[0].len();
+            let n = self.threads[0].ownership.len();
             ownership = (0..n)
                 .map(|i| {
                     let sum: i64 = self
-                        .ownership
+                        .threads
                         .iter()
-                        .map(|row| i64::from(row[i].load(Relaxed)))
+                        .map(|t| i64::from(t.ownership[i].load(Relaxed)))
                         .sum();
                     (sum as f64 / playouts as f64).clamp(-1.0, 1.0) as f32
                 })
@@ -498,22 +539,49 @@ fn worker<G: SearchGame, S: BitSelect>(sh: &Shared<'_, G>, t: usize, sel: S) {
     let mut state = sh.root.clone();
     let mut path: Vec<usize> = Vec::with_capacity(128);
     let mut actions: Vec<Action> = Vec::with_capacity(sh.root.action_space() + 1);
+    let mine = &sh.threads[t];
+    // AMAF results for the root's children, gathered here and added to the shared nodes every
+    // few playouts: every simulation touches about half of them, and writing them each time
+    // would keep their cache lines moving between the threads' cores.
+    let mut root_amaf = vec![0u64; sh.tree.children_of(0).len()];
+    // Playouts claimed from the shared count and not yet played.
+    let mut budget = 0u64;
     let mut k = 0u32;
     while !sh.stop.load(Relaxed) {
         if let Some(n) = sh.limits.playouts {
-            if sh.claimed.fetch_add(1, Relaxed) >= n {
-                sh.finish(StopReason::Playouts);
-                break;
+            if budget == 0 {
+                let left = n.saturating_sub(sh.claimed.load(Relaxed));
+                let want = (left / (8 * sh.threads.len() as u64)).clamp(1, 16);
+                let c = sh.claimed.fetch_add(want, Relaxed);
+                if c >= n {
+                    break;
+                }
+                budget = want.min(n - c);
             }
+            budget -= 1;
         }
         state.copy_from(sh.root);
         descend(sh, &mut state, &mut path, &mut actions);
         let out = state.rollout(&mut rng, sel);
-        backup(sh, &path, &out, t);
-        sh.done.fetch_add(1, Relaxed);
+        backup(sh, &path, &out, mine, &mut root_amaf);
+        bump_u64(&mine.done, 1);
         k += 1;
-        if k % CHECK_EVERY == 0 && sh.limit_reached() {
-            break;
+        if k % CHECK_EVERY == 0 {
+            flush_root_amaf(sh.tree, &mut root_amaf);
+            if sh.limit_reached() {
+                break;
+            }
+        }
+    }
+    flush_root_amaf(sh.tree, &mut root_amaf);
+}
+
+/// Adds the gathered root AMAF results to the shared nodes and clears them.
+fn flush_root_amaf(tree: &Tree, deltas: &mut [u64]) {
+    for (ch, d) in tree.children_of(0).iter().zip(deltas.iter_mut()) {
+        if *d != 0 {
+            ch.add_amaf_packed(*d);
+            *d = 0;
         }
     }
 }
@@ -567,7 +635,13 @@ fn reward(winner: Option<Color>, mover: Color) -> u32 {
 }
 
 #[inline(always)]
-fn backup<G: SearchGame>(sh: &Shared<'_, G>, path: &[usize], out: &Rollout<G::Set>, t: usize) {
+fn backup<G: SearchGame>(
+    sh: &Shared<'_, G>,
+    path: &[usize],
+    out: &Rollout<G::Set>,
+    mine: &ThreadStats,
+    root_amaf: &mut [u64],
+) {
     let tree = sh.tree;
     let root_to_move = sh.root.to_move();
     let mut first = out.first_play;
@@ -589,13 +663,18 @@ fn backup<G: SearchGame>(sh: &Shared<'_, G>, path: &[usize], out: &Rollout<G::Se
             let played = &first[to_move];
             // Find the matches of a chunk without branching, then update only those: the test
             // is a coin flip per child, which a branch would mispredict half the time.
-            for chunk in tree.children_of(id).chunks(64) {
+            for (c, chunk) in tree.children_of(id).chunks(64).enumerate() {
                 let mut hits = 0u64;
                 for (k, ch) in chunk.iter().enumerate() {
                     hits |= u64::from(played.contains(ch.action())) << k;
                 }
                 while hits != 0 {
-                    chunk[hits.trailing_zeros() as usize].add_amaf(r);
+                    let k = hits.trailing_zeros() as usize;
+                    if d == 0 {
+                        root_amaf[64 * c + k] += (1 << 32) + u64::from(r);
+                    } else {
+                        chunk[k].add_amaf(r);
+                    }
                     hits &= hits - 1;
                 }
             }
@@ -604,16 +683,15 @@ fn backup<G: SearchGame>(sh: &Shared<'_, G>, path: &[usize], out: &Rollout<G::Se
     let twice_score = (2.0 * out.score).round() as i64;
     if let Some(&c) = path.get(1) {
         let slot = c - sh.first_child;
-        sh.root_score[slot].fetch_add(twice_score, Relaxed);
-        sh.root_score_n[slot].fetch_add(1, Relaxed);
+        bump_i64(&mine.score[slot], twice_score);
+        bump_u64(&mine.score_n[slot], 1);
     }
-    let last = sh.root_score.len() - 1;
-    sh.root_score[last].fetch_add(twice_score, Relaxed);
-    sh.root_score_n[last].fetch_add(1, Relaxed);
-    let own = &sh.ownership[t];
-    if !own.is_empty() {
+    let last = mine.score.len() - 1;
+    bump_i64(&mine.score[last], twice_score);
+    bump_u64(&mine.score_n[last], 1);
+    if !mine.ownership.is_empty() {
         let bump = |a: Action, d: i32| {
-            if let Some(x) = own.get(a.index()) {
+            if let Some(x) = mine.ownership.get(a.index()) {
                 x.store(x.load(Relaxed) + d, Relaxed);
             }
         };

@@ -164,6 +164,12 @@ impl Node {
             .store(v + (1 << 32) + u64::from(half_points), Relaxed);
     }
 
+    /// Adds packed AMAF results (`visits << 32 | half-point wins`) gathered elsewhere.
+    #[inline]
+    pub fn add_amaf_packed(&self, delta: u64) {
+        self.amaf.fetch_add(delta, Relaxed);
+    }
+
     fn set(&self, action: Action, stats: Stats, amaf: Stats) {
         self.action.store(action.0, Relaxed);
         self.count.store(0, Relaxed);
