@@ -5,12 +5,24 @@
 //! ```text
 //!   board      bitboards, layout, the fast position (no history, simple ko)
 //!     |
-//!   playout    light random playouts over a board
-//!     |
-//!   bench      batches of playouts on threads, statistics and signatures
-//!     |
-//!   cli        `tengen bench`, `tengen profile` (src/main.rs stays thin)
+//!     +------------------+
+//!     |                  |
+//!   playout            game      the slow game above the board: history, superko,
+//!   light random        |        handicap, undo, area scoring, vertices
+//!   playouts            |
+//!     |      +----------+--------+
+//!     |      |                   |
+//!   bench  search               sgf      game records (FF[4]) in vertices
+//!     |    UCT/RAVE on a small     |
+//!     |    game trait; Go on top;  |
+//!     |    size-erased engine      |
+//!     |      |                     |
+//!     |     gtp  <-----------------+     the GTP front end, analysis, time control
+//!     |      |
+//!   cli        `tengen bench`, `tengen profile`, `tengen gtp` (src/main.rs stays thin)
 //! ```
+//!
+//! `search` depends on `playout` (its Go game runs light playouts) and `game` (superko, scoring).
 
 pub mod bench;
 pub mod board;

@@ -1,4 +1,4 @@
-//! SGF (FF[4]) game records: a reader for the main line of a Go game and a writer.
+//! SGF (`FF[4]`) game records: a reader for the main line of a Go game and a writer.
 //!
 //! The reader keeps what an engine needs to set up a game: `SZ`, `KM`, `HA`, setup stones
 //! (`AB`/`AW`, point lists `aa:cc` included) in the root, `PL`, then the moves of the main line
@@ -330,7 +330,7 @@ fn sgf_point(v: Vertex, size: usize) -> String {
     format!("{x}{row}")
 }
 
-/// Writes a record as FF[4] SGF: the root properties on the first line, then the moves, about
+/// Writes a record as `FF[4]` SGF: the root properties on the first line, then the moves, about
 /// ten to a line (no empty lines, so the text can go in a GTP response as it is).
 #[must_use]
 pub fn write(rec: &Record) -> String {
