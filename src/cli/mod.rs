@@ -4,11 +4,13 @@
 
 mod bench;
 mod gtp;
+mod match_cmd;
 mod profile;
 mod progress;
 
 pub use bench::BenchArgs;
 pub use gtp::GtpArgs;
+pub use match_cmd::MatchArgs;
 pub use profile::ProfileArgs;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +32,8 @@ pub enum Command {
     Profile(ProfileArgs),
     /// Play Go over GTP on stdin/stdout (the default with no subcommand).
     Gtp(GtpArgs),
+    /// Play games between two GTP engines and report the win rate and Elo difference.
+    Match(MatchArgs),
 }
 
 /// Runs the parsed command line.
@@ -38,6 +42,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Bench(a)) => bench::run(&a),
         Some(Command::Profile(a)) => profile::run(&a),
         Some(Command::Gtp(a)) => gtp::run(&a),
+        Some(Command::Match(a)) => match_cmd::run(&a),
         None => gtp::run(&GtpArgs::default()),
     }
 }

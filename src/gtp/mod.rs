@@ -9,6 +9,7 @@
 //! messages (`?[id] message`, blank line) and leaves the game as it was.
 
 pub mod analyze;
+pub mod client;
 pub mod clock;
 mod commands;
 pub mod parse;

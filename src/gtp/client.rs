@@ -1,0 +1,192 @@
+//! The other side of GTP: driving an engine that runs as a child process (for `tengen match`).
+
+use std::io::{self, BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Why a command got no proper response.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("cannot start `{0}`: {1}")]
+    Spawn(String, io::Error),
+    #[error("the engine closed its output (crashed or quit)")]
+    Closed,
+    #[error("no response within {0:?}")]
+    Timeout(Duration),
+    #[error("cannot write to the engine: {0}")]
+    Write(io::Error),
+    #[error("not a GTP response: {0:?}")]
+    Protocol(String),
+}
+
+/// A GTP engine in a child process.
+pub struct Client {
+    /// The command line, for messages.
+    pub command: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+/// Splits a command line into words; single or double quotes group words with spaces.
+#[must_use]
+pub fn split_command(s: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut quote = None;
+    let mut any = false;
+    for c in s.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => cur.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                any = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if any || !cur.is_empty() {
+                    words.push(std::mem::take(&mut cur));
+                }
+                any = false;
+            }
+            (None, c) => cur.push(c),
+        }
+    }
+    if any || !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+impl Client {
+    /// Starts `argv[0]` with the other words as arguments; its stderr goes to `stderr`
+    /// (inherited when `None`).
+    pub fn spawn(argv: &[String], stderr: Option<Stdio>) -> Result<Client, ClientError> {
+        let command = argv.join(" ");
+        let Some((program, args)) = argv.split_first() else {
+            return Err(ClientError::Spawn(
+                command,
+                io::Error::new(io::ErrorKind::InvalidInput, "empty command"),
+            ));
+        };
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(stderr.unwrap_or_else(Stdio::inherit))
+            .spawn()
+            .map_err(|e| ClientError::Spawn(command.clone(), e))?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let mut out = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match out.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let l = String::from_utf8_lossy(&buf);
+                        if tx
+                            .send(l.trim_end_matches(['\n', '\r']).to_string())
+                            .is_err()
+                        {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Ok(Client {
+            command,
+            child,
+            stdin,
+            lines,
+        })
+    }
+
+    /// Sends one command and waits up to `timeout` for its response: `Ok(Ok(text))` for
+    /// success, `Ok(Err(message))` for a GTP failure.
+    pub fn send(
+        &mut self,
+        cmd: &str,
+        timeout: Duration,
+    ) -> Result<Result<String, String>, ClientError> {
+        writeln!(self.stdin, "{cmd}").map_err(ClientError::Write)?;
+        self.stdin.flush().map_err(ClientError::Write)?;
+        let deadline = Instant::now() + timeout;
+        let mut lines: Vec<String> = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let l = match self.lines.recv_timeout(left) {
+                Ok(l) => l,
+                Err(RecvTimeoutError::Timeout) => return Err(ClientError::Timeout(timeout)),
+                Err(RecvTimeoutError::Disconnected) => return Err(ClientError::Closed),
+            };
+            if l.trim().is_empty() {
+                if lines.is_empty() {
+                    continue;
+                }
+                break;
+            }
+            lines.push(l);
+        }
+        let first = &lines[0];
+        let status = first.chars().next().unwrap_or(' ');
+        let after: String = first[status.len_utf8()..]
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim()
+            .to_string();
+        let mut text = after;
+        for l in &lines[1..] {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(l);
+        }
+        match status {
+            '=' => Ok(Ok(text)),
+            '?' => Ok(Err(text)),
+            _ => Err(ClientError::Protocol(first.clone())),
+        }
+    }
+
+    /// Asks the engine to quit and waits a moment for it; kills it if it lingers.
+    pub fn quit(mut self) {
+        let _ = self.send("quit", Duration::from_secs(2));
+        let until = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_command;
+
+    #[test]
+    fn splits_words_and_quotes() {
+        assert_eq!(
+            split_command("gnugo --mode gtp  --level 10"),
+            ["gnugo", "--mode", "gtp", "--level", "10"]
+        );
+        assert_eq!(split_command("a 'b c' \"d\"e ''"), ["a", "b c", "de", ""]);
+        assert!(split_command("   ").is_empty());
+    }
+}

@@ -1,0 +1,84 @@
+//! `tengen match`: two engines, alternating colours, records written, and an engine that plays
+//! an illegal move forfeits.
+
+use std::path::Path;
+use std::process::Command;
+
+fn tengen() -> &'static str {
+    env!("CARGO_BIN_EXE_tengen")
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("tengen-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn two_tengens_play_a_short_match() {
+    let dir = temp_dir("match");
+    let engine = format!("{} gtp --playouts 200 --quiet", tengen());
+    let out = Command::new(tengen())
+        .args([
+            "match",
+            "--a",
+            &engine,
+            "--b",
+            "tengen gtp --playouts 50 --quiet",
+        ])
+        .args(["--games", "2", "--size", "5", "--komi", "0.5", "--sgf-dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("games 2, 5x5, komi 0.5"), "{stdout}");
+    assert!(stdout.contains("A win rate"), "{stdout}");
+    assert!(stdout.contains("Elo A - B"), "{stdout}");
+    for g in 0..2 {
+        let sgf = std::fs::read_to_string(dir.join(format!("game-{g:04}.sgf"))).unwrap();
+        assert!(sgf.contains("SZ[5]") && sgf.contains("RE["), "{sgf}");
+        let rec = tengen::sgf::parse(&sgf).unwrap();
+        assert!(!rec.moves.is_empty());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_illegal_move_forfeits() {
+    if !Path::new("/bin/sh").exists() {
+        eprintln!("NOTICE: no /bin/sh, skipping");
+        return;
+    }
+    let dir = temp_dir("forfeit");
+    // A GTP "engine" that accepts everything and always answers genmove with an occupied or
+    // off-board point.
+    let liar = r#"sh -c 'while read c rest; do case "$c" in genmove) echo "= A1";; name) echo "= liar";; quit) echo "="; echo; exit 0;; *) echo "=";; esac; echo; done'"#;
+    let out = Command::new(tengen())
+        .args([
+            "match",
+            "--a",
+            "tengen gtp --playouts 50 --quiet",
+            "--b",
+            liar,
+        ])
+        .args(["--games", "2", "--size", "5", "--sgf-dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("forfeits: illegal move A1"), "{stdout}");
+    assert!(stdout.contains("A scored 2"), "{stdout}");
+    let sgf = std::fs::read_to_string(dir.join("game-0000.sgf")).unwrap();
+    assert!(sgf.contains("RE[B+F]"), "{sgf}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
