@@ -88,12 +88,13 @@ pub fn run(a: &BenchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The kernel path the bench dispatches to on this CPU (see `crate::playout::select`).
+/// The compiled code path the bench dispatches to on this CPU: `x86-64-v3` (the playout loop
+/// built for AVX2, BMI1/2, LZCNT and POPCNT) or `portable` (see `crate::bench`).
 #[must_use]
-pub fn bit_select_name() -> &'static str {
+pub fn code_path_name() -> &'static str {
     #[cfg(target_arch = "x86_64")]
     if crate::playout::Bmi2::detect().is_some() {
-        return "bmi2";
+        return "x86-64-v3";
     }
     "portable"
 }
@@ -119,7 +120,7 @@ fn json_report(cfg: &BenchConfig, st: &BenchStats) -> String {
         ("seed", cfg.seed.to_string()),
         ("komi", cfg.komi.to_string()),
         ("limit", limit),
-        ("bit_select", format!("\"{}\"", bit_select_name())),
+        ("code_path", format!("\"{}\"", code_path_name())),
         ("playouts", st.playouts.to_string()),
         ("moves", st.moves.to_string()),
         ("seconds", format!("{:.6}", st.wall.as_secs_f64())),
@@ -150,12 +151,12 @@ fn text_report(cfg: &BenchConfig, st: &BenchStats) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "board          {0}x{0}, komi {1}, seed {2}, {3} thread(s), {4} bit select",
+        "board          {0}x{0}, komi {1}, seed {2}, {3} thread(s), {4} code",
         cfg.size,
         cfg.komi,
         cfg.seed,
         cfg.threads,
-        bit_select_name()
+        code_path_name()
     );
     let _ = writeln!(
         o,
