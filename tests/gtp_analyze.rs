@@ -73,7 +73,16 @@ impl Drop for Session {
     }
 }
 
-const WAIT: Duration = Duration::from_secs(20);
+const WAIT: Duration = Duration::from_secs(60);
+
+/// Playouts per move: debug builds check the board after every move and run far slower.
+fn playouts(release: u32) -> String {
+    if cfg!(debug_assertions) {
+        (release / 20).to_string()
+    } else {
+        release.to_string()
+    }
+}
 
 #[test]
 fn lz_analyze_streams_until_the_next_line() {
@@ -147,7 +156,7 @@ fn kata_analyze_reports_ownership() {
 
 #[test]
 fn genmove_analyze_ends_with_the_move() {
-    let mut s = Session::start(&["--quiet", "--playouts", "3000"]);
+    let mut s = Session::start(&["--quiet", "--playouts", &playouts(3000)]);
     s.send("boardsize 9");
     s.response(WAIT);
     s.send("5 lz-genmove_analyze b 1");
@@ -186,7 +195,7 @@ fn gogui_interrupt_cuts_a_long_genmove_short() {
 
 #[test]
 fn commands_sent_during_a_search_wait_their_turn() {
-    let mut s = Session::start(&["--quiet", "--playouts", "20000"]);
+    let mut s = Session::start(&["--quiet", "--playouts", &playouts(20_000)]);
     s.send("boardsize 9");
     s.response(WAIT);
     s.send("8 genmove b");

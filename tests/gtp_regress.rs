@@ -103,9 +103,11 @@ fn responses(output: &str) -> HashMap<u64, String> {
 }
 
 fn settings() -> Settings {
+    // Debug builds check the board after every move: fewer playouts keep them bearable.
+    let playouts = if cfg!(debug_assertions) { 1000 } else { 4000 };
     let mut s = Settings {
         limits: Limits {
-            playouts: Some(4000),
+            playouts: Some(playouts),
             time: None,
             early_stop: true,
         },
@@ -113,7 +115,7 @@ fn settings() -> Settings {
         verbose: false,
         ..Settings::default()
     };
-    s.config.estimate_playouts = 1500;
+    s.config.estimate_playouts = playouts / 2;
     s.config.params.threads = 1;
     s
 }
@@ -163,6 +165,16 @@ fn run_file(path: &Path) -> Vec<String> {
 
 #[test]
 fn gtp_regression_files() {
+    // The matcher backtracks recursively; give it room (debug frames are large).
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(run_all_files)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn run_all_files() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gtp");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
