@@ -7,6 +7,33 @@
 //!
 //! Every command either succeeds (`=[id] result`, blank line) or fails with one of the standard
 //! messages (`?[id] message`, blank line) and leaves the game as it was.
+//!
+//! # Using it
+//!
+//! Point a controller at `tengen gtp [flags]` (or plain `tengen`): GoGui (*Program > New
+//! Program*), Sabaki (*Engines > Manage Engines*, path to `tengen`, arguments `gtp`), Lizzie /
+//! q5Go (they use `lz-analyze`), kgsGtp (`engine=tengen gtp --threads 2`), gogui-twogtp. Useful
+//! flags: `--playouts N` or `--seconds S` per move when the controller sets no clock,
+//! `--threads N`, `--resign 0` (never resign), `--gfx` (GoGui live graphics), `--quiet`.
+//!
+//! # Commands
+//!
+//! * Required: `protocol_version name version known_command list_commands quit boardsize
+//!   clear_board komi play genmove`.
+//! * Game: `undo showboard fixed_handicap place_free_handicap set_free_handicap loadsgf
+//!   printsgf get_komi query_boardsize`.
+//! * End of game: `final_score`, `final_status_list alive|dead|seki` (dead stones from playout
+//!   ownership; seki is not detected and always empty), `kgs-genmove_cleanup`, `kgs-rules`
+//!   (any rules are accepted; scoring is always area scoring).
+//! * Time: `time_settings`, `time_left`, `kgs-time_settings none|absolute|byoyomi|canadian`.
+//! * Regression and analysis: `reg_genmove`, `lz-analyze`, `lz-genmove_analyze`,
+//!   `kata-analyze` (with `ownership true`), `kata-genmove_analyze`, `analyze` and
+//!   `genmove_analyze` (Leela Zero format), `gogui-analyze_commands` (an ownership `dboard`
+//!   `tengen-ownership` and a visits `sboard` `tengen-visits`), `gogui-interrupt`.
+//!
+//! After every generated move a summary goes to stderr: playouts, playouts per second, nodes,
+//! win rate, score lead, why the search stopped, and the best moves with their principal
+//! variations.
 
 pub mod analyze;
 pub mod client;
