@@ -41,9 +41,10 @@ pub struct GtpArgs {
     /// Visits a leaf needs before it is expanded.
     #[arg(long, default_value_t = Params::default().expand_after)]
     pub expand_after: u32,
-    /// Tree size limit in nodes (32 bytes each).
-    #[arg(long, default_value_t = Params::default().max_nodes)]
-    pub max_nodes: usize,
+    /// Tree size limit in nodes (24 bytes each).
+    #[arg(long, default_value_t = Params::default().max_nodes as u64,
+          value_parser = clap::value_parser!(u64).range(1000..=1 << 28))]
+    pub max_nodes: u64,
     /// Seed of the playout generators.
     #[arg(long, default_value_t = Params::default().seed)]
     pub seed: u64,
@@ -95,7 +96,7 @@ impl GtpArgs {
             rave_k: self.rave_k,
             expand_after: self.expand_after,
             threads: self.threads as usize,
-            max_nodes: self.max_nodes,
+            max_nodes: self.max_nodes as usize,
             seed: self.seed,
             ..Params::default()
         };

@@ -10,8 +10,9 @@
 //!   pass that would end the game with a loss on the board.
 //! * Take the most visited root move; resign when its win rate is below the threshold after
 //!   enough playouts. A pass the opponent did not invite (by passing) gives way to the most
-//!   visited move that is nearly as good. In cleanup mode prefer any move to a pass while
-//!   opponent stones are thought dead.
+//!   visited move that is nearly as good. In cleanup mode, while opponent stones are thought
+//!   dead, take one of their liberties if that still wins (or is nearly as good as the best
+//!   move), and never pass.
 //!
 //! The tree is kept between moves: the next search starts from the subtree of the moves played
 //! since, when they follow on from the last search's root.
@@ -466,7 +467,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             }
         }
         let forbid_pass = opponent_passed && on_board <= 0.0;
-        let report = self.search(c, &opts.limits, forbid_pass, opts.cleanup, watch);
+        let report = self.search(c, &opts.limits, forbid_pass, false, watch);
         let analysis = Self::analysis(&report, c);
         let mut choice = report.best().map(|b| b.action);
         if choice == Some(PASS) && !opponent_passed {
@@ -482,11 +483,32 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
                 choice = Some(other.action);
             }
         }
-        if opts.cleanup && choice == Some(PASS) {
-            let dead = self.dead_from(&report.ownership);
-            if !(dead & self.game.board().stones(!c)).is_empty() {
-                if let Some(other) = report.children.iter().find(|ch| ch.action != PASS) {
-                    choice = Some(other.action);
+        if opts.cleanup {
+            // Not the main search's ownership: its lines that end with two passes count every
+            // stone as alive.
+            let theirs_dead = self.estimate_dead() & self.game.board().stones(!c);
+            if !theirs_dead.is_empty() {
+                // Take the liberties of the dead stones (with a move that still wins, or is
+                // nearly as good as the best), else any move rather than a pass.
+                let b = self.game.board();
+                let mut libs = Bitboard::EMPTY;
+                for s in theirs_dead {
+                    if let Some(ch) = b.chain_at(crate::board::Point::from_index(s)) {
+                        libs |= ch.libs;
+                    }
+                }
+                let best_rate = report.best().map_or(0.0, |b| b.winrate);
+                let floor = (best_rate - PASS_MARGIN).min(0.5);
+                let attack = report.children.iter().find(|ch| {
+                    GoState::<N, W>::point(ch.action).is_some_and(|p| libs.contains(p.index()))
+                        && ch.winrate >= floor
+                });
+                if let Some(a) = attack {
+                    choice = Some(a.action);
+                } else if choice == Some(PASS) {
+                    if let Some(other) = report.children.iter().find(|ch| ch.action != PASS) {
+                        choice = Some(other.action);
+                    }
                 }
             }
         }

@@ -26,7 +26,7 @@ pub struct Params {
     pub expand_after: u32,
     /// Search threads on the shared tree.
     pub threads: usize,
-    /// Arena size in nodes (32 bytes each); when it is full the tree stops growing.
+    /// Arena size in nodes (24 bytes each); when it is full the tree stops growing.
     pub max_nodes: usize,
     /// Seed of the playout generators (each search and thread derives its own stream).
     pub seed: u64,

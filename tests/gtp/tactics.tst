@@ -44,7 +44,7 @@
 17 loadsgf tests/gtp/dead.sgf
 18 play w pass
 19 kgs-genmove_cleanup b
-#? [!pass]
+#? [F2]
 
 20 kgs-genmove_cleanup x
 #? [\?invalid color]
