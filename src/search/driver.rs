@@ -7,9 +7,11 @@
 //! moved into each node, and AMAF statistics for every child whose move the player to move
 //! there played first later in the simulation (tree part and playout alike).
 //!
-//! Threads claim simulations from shared counters and check the limits every few playouts; the
-//! calling thread sleeps, enforces the time limit and calls the caller's monitor at its interval
-//! (live analysis, interrupts). With one thread and a playout limit the search is reproducible.
+//! Threads claim simulations in small batches from a shared count, keep their other counters on
+//! their own cache lines (and gather the root's AMAF results locally, adding them to the tree
+//! every few playouts), and check the limits every few playouts; the calling thread sleeps,
+//! enforces the time limit and calls the caller's monitor at its interval (live analysis,
+//! interrupts). With one thread and a playout limit the search is reproducible.
 
 use super::params::{Limits, Params};
 use super::select::Selector;
