@@ -202,9 +202,10 @@ pub trait Engine: Send {
 /// An engine for `size x size`, or `None` if the size is not supported.
 ///
 /// Every size of the kernel (2 to 19) is compiled in. Each size monomorphises the search, the
-/// game and the playout; measured with fat LTO, a release build of the crate takes 34 s of CPU
-/// with the engine for 9x9 only and 68 s with all 18 sizes (about 2 s per size), which we
-/// accept for a GTP engine that takes any `boardsize` a controller sends.
+/// game and the playout: a release build of the crate (thin LTO, one codegen unit) takes 38 s
+/// of CPU (28 s wall on 2 cores) with the engine for 9x9 only and 77 s (61 s wall) with all 18
+/// sizes, about 2 s per size; with fat LTO it was 34 s and 68 s of CPU. We accept that for a
+/// GTP engine that takes any `boardsize` a controller sends.
 #[must_use]
 pub fn new_engine(size: usize, komi: f32, cfg: EngineConfig) -> Option<Box<dyn Engine>> {
     crate::with_board_size!(size, B => Some(<B as MakeEngine>::make(komi, cfg)), _ => None)
