@@ -5,7 +5,8 @@
 //! [`BenchStats::signature`] (a hash of every outcome) proves it.
 
 use crate::board::{Board, Color};
-use crate::playout::{light_playout, BitSelect, PlayoutConfig, Portable};
+use crate::playout::{heavy_playout, light_playout, BitSelect, PlayoutConfig, Portable};
+use crate::playout::{MoveLog, Policy, PolicyTables};
 use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -28,6 +29,9 @@ pub struct BenchConfig {
     pub threads: usize,
     pub seed: u64,
     pub komi: f32,
+    /// Playout policy; anything but `Policy::LIGHT` runs `heavy_playout` instead of the
+    /// light kernel (with one set of policy tables shared by the threads).
+    pub policy: Policy,
 }
 
 /// Totals over all playouts of a run.
@@ -153,6 +157,7 @@ impl<const N: usize, const W: usize> SizedBoard for Board<N, W> {
             Limit::Seconds(_) => None,
         };
         let mut total = BenchStats::default();
+        let tables = PolicyTables::new();
         let parts: Vec<BenchStats> = std::thread::scope(|s| {
             let handles: Vec<_> = (0..cfg.threads)
                 .map(|t| {
@@ -160,6 +165,8 @@ impl<const N: usize, const W: usize> SizedBoard for Board<N, W> {
                         seed: thread_seed(cfg.seed, t),
                         count: per_thread(t),
                         komi: cfg.komi,
+                        policy: cfg.policy,
+                        tables: &tables,
                     };
                     let stop = &stop;
                     s.spawn(move || worker_dispatch::<N, W>(&job, progress, stop))
@@ -188,11 +195,13 @@ impl<const N: usize, const W: usize> SizedBoard for Board<N, W> {
 }
 
 /// One thread's share of a run.
-struct Job {
+struct Job<'a> {
     seed: u64,
     /// Playouts to play, or `None` to play until told to stop.
     count: Option<u64>,
     komi: f32,
+    policy: Policy,
+    tables: &'a PolicyTables,
 }
 
 /// Playouts between two looks at the clock and the progress counter.
@@ -203,6 +212,9 @@ fn worker_dispatch<const N: usize, const W: usize>(
     progress: &Progress,
     stop: &AtomicBool,
 ) -> BenchStats {
+    if !job.policy.is_light() {
+        return heavy_worker::<N, W>(job, progress, stop);
+    }
     #[cfg(target_arch = "x86_64")]
     if let Some(sel) = crate::playout::Bmi2::detect() {
         // SAFETY: `detect` confirmed every feature `worker_v3` is compiled for.
@@ -250,6 +262,60 @@ fn worker<const N: usize, const W: usize, S: BitSelect>(
         for _ in 0..chunk {
             board.clear();
             let out = light_playout(&mut board, Color::Black, &cfg, &mut rng, sel);
+            st.moves += u64::from(out.moves);
+            st.black_wins += u64::from(out.winner == Color::Black);
+            st.score_sum += f64::from(out.score);
+            st.capped += u64::from(out.capped);
+            sig =
+                mix(sig ^ board.hash() ^ (u64::from(out.moves) << 32) ^ (out.score as i64 as u64));
+        }
+        st.playouts += chunk;
+        progress.done.fetch_add(chunk, Ordering::Relaxed);
+    }
+    st.signature = sig;
+    st.cpu = thread_cpu_time().saturating_sub(cpu0);
+    st
+}
+
+/// `worker` for a playout policy other than the light one: the same loop and statistics
+/// around `heavy_playout`.
+fn heavy_worker<const N: usize, const W: usize>(
+    job: &Job,
+    progress: &Progress,
+    stop: &AtomicBool,
+) -> BenchStats {
+    let cpu0 = thread_cpu_time();
+    let cfg = PlayoutConfig {
+        komi: job.komi,
+        ..PlayoutConfig::standard(N)
+    };
+    let mut rng = Pcg32::seed_from_u64(job.seed);
+    let mut board = Board::<N, W>::new();
+    let mut log = MoveLog::new(cfg.max_moves as usize + 1);
+    let mut st = BenchStats::default();
+    let mut sig = 0u64;
+    loop {
+        let chunk = match job.count {
+            Some(n) => CHUNK.min(n - st.playouts),
+            None if stop.load(Ordering::Relaxed) => 0,
+            None => CHUNK,
+        };
+        if chunk == 0 {
+            break;
+        }
+        for _ in 0..chunk {
+            board.clear();
+            log.reset(Color::Black, None);
+            let out = heavy_playout(
+                &mut board,
+                Color::Black,
+                None,
+                &cfg,
+                &job.policy,
+                job.tables,
+                &mut log,
+                &mut rng,
+            );
             st.moves += u64::from(out.moves);
             st.black_wins += u64::from(out.winner == Color::Black);
             st.score_sum += f64::from(out.score);

@@ -30,5 +30,6 @@ pub mod cli;
 pub mod game;
 pub mod gtp;
 pub mod playout;
+pub mod preset;
 pub mod search;
 pub mod sgf;

@@ -48,6 +48,7 @@ const REFERENCE_MEAN_MOVES_19: f64 = 454.0;
 
 fn config(size: usize, playouts: u64, threads: usize, seed: u64) -> BenchConfig {
     BenchConfig {
+        policy: tengen::playout::Policy::LIGHT,
         size,
         limit: Limit::Playouts(playouts),
         threads,

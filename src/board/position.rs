@@ -639,6 +639,84 @@ impl<const N: usize, const W: usize> Board<N, W> {
         n
     }
 
+    // ----- local views for playout policies -----
+
+    /// The mailbox value of bit index `i` (`CELL_EMPTY`, `cell_of(colour)` or `CELL_OFF`); any
+    /// on-board point or neighbour or diagonal of one.
+    #[must_use]
+    #[inline(always)]
+    pub fn cell_at(&self, i: usize) -> u8 {
+        self.cell(i)
+    }
+
+    /// The eight cells around the on-board point `i`, two bits each, in ring order starting at
+    /// the south-west diagonal and turning counter-clockwise: SW, S, SE, E, NE, N, NW, W (a
+    /// quarter turn of the 3x3 neighbourhood is a rotation of the code by four bits).
+    #[must_use]
+    #[inline(always)]
+    pub fn ring_code(&self, i: usize) -> u16 {
+        let s = Geometry::<N, W>::S;
+        let ring = [
+            i.wrapping_sub(s + 1),
+            i.wrapping_sub(s),
+            i.wrapping_sub(s - 1),
+            i + 1,
+            i + s + 1,
+            i + s,
+            i + s - 1,
+            i.wrapping_sub(1),
+        ];
+        let mut code = 0u16;
+        for (k, q) in ring.into_iter().enumerate() {
+            code |= u16::from(self.cell(q)) << (2 * k);
+        }
+        code
+    }
+
+    /// Liberty count of the chain on the stone `i`. Precondition: `i` holds a stone.
+    #[must_use]
+    #[inline(always)]
+    pub fn lib_count_of(&self, i: usize) -> u32 {
+        self.chain(self.root_of(i)).lib_count
+    }
+
+    /// The chain on the stone `i`. Precondition: `i` holds a stone.
+    #[must_use]
+    #[inline(always)]
+    pub fn chain_of(&self, i: usize) -> &Chain<W> {
+        self.chain(self.root_of(i))
+    }
+
+    /// The root point (chain identity) of the stone `i`. Precondition: `i` holds a stone.
+    #[must_use]
+    #[inline(always)]
+    pub fn root_at(&self, i: usize) -> usize {
+        self.root_of(i)
+    }
+
+    /// Liberties the chain of a stone `c` would play on the empty point `i` would have, not
+    /// counting the ko rule: the empty neighbours of `i`, the liberties of `c`'s chains next to
+    /// it (less `i`), and the points of next-door opponent chains in atari, which the move
+    /// captures (only the captured stones next to `i` are counted as new liberties, a lower
+    /// bound when the capture frees more of the chain's outline).
+    #[must_use]
+    #[inline(always)]
+    pub fn libs_after(&self, c: Color, i: usize) -> u32 {
+        let own = cell_of(c.index());
+        let opp = cell_of((!c).index());
+        let mut libs = Geometry::<N, W>::neighbours_of(i) & self.empty;
+        for q in Geometry::<N, W>::around(i) {
+            let v = self.cell(q);
+            if v == own {
+                libs |= self.chain(self.root_of(q)).libs;
+            } else if v == opp && self.chain(self.root_of(q)).lib_count == 1 {
+                libs.insert(q);
+            }
+        }
+        libs.remove(i);
+        libs.count()
+    }
+
     // ----- setup, scoring, checking -----
 
     /// Builds a position from stone masks (for diagrams, SGF setup, handicap). Rejects overlaps,

@@ -50,6 +50,10 @@ pub struct BenchArgs {
     /// Print one JSON object on stdout instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Playout policy (light unless a preset or switch is given). Only the policy of a preset
+    /// matters here: the bench runs playouts from the empty board, without search.
+    #[command(flatten)]
+    pub policy: super::PolicyArgs,
 }
 
 impl BenchArgs {
@@ -67,6 +71,7 @@ impl BenchArgs {
             threads: self.threads,
             seed: self.seed,
             komi: self.komi,
+            policy: self.policy.resolved(),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! `tengen gtp` (also what `tengen` runs with no subcommand).
 
+use super::PolicyArgs;
 use crate::gtp::{self, Settings};
 use crate::search::engine::EngineConfig;
 use crate::search::{Limits, Params};
@@ -29,12 +30,13 @@ pub struct GtpArgs {
     /// Plain UCT without RAVE.
     #[arg(long)]
     pub no_rave: bool,
-    /// RAVE equivalence parameter k of beta = sqrt(k / (3n + k)).
-    #[arg(long, default_value_t = Params::default().rave_k)]
-    pub rave_k: f32,
-    /// UCB exploration constant c.
-    #[arg(long, default_value_t = Params::default().exploration)]
-    pub exploration: f32,
+    /// RAVE equivalence parameter k of beta = sqrt(k / (3n + k)) [default: 1000, or the
+    /// preset's].
+    #[arg(long)]
+    pub rave_k: Option<f32>,
+    /// UCB exploration constant c [default: 0.1, or the preset's].
+    #[arg(long)]
+    pub exploration: Option<f32>,
     /// Use UCB1-tuned instead of UCB1.
     #[arg(long)]
     pub tuned: bool,
@@ -63,6 +65,8 @@ pub struct GtpArgs {
     /// Draw GoGui live graphics (gogui-gfx lines on stderr) while thinking.
     #[arg(long)]
     pub gfx: bool,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
 }
 
 impl Default for GtpArgs {
@@ -89,16 +93,23 @@ impl GtpArgs {
     /// The GTP session settings these flags describe.
     #[must_use]
     pub fn settings(&self) -> Settings {
+        // The preset first; the flags given override it.
+        let mut config = EngineConfig::default();
+        if let Some(p) = self.policy.preset {
+            p.apply(&mut config);
+        }
+        config.policy = self.policy.policy(config.policy);
+        let base = config.params;
         let params = Params {
-            exploration: self.exploration,
-            tuned: self.tuned,
-            rave: !self.no_rave,
-            rave_k: self.rave_k,
+            exploration: self.exploration.unwrap_or(base.exploration),
+            tuned: self.tuned || base.tuned,
+            rave: !self.no_rave && base.rave,
+            rave_k: self.rave_k.unwrap_or(base.rave_k),
             expand_after: self.expand_after,
             threads: self.threads as usize,
             max_nodes: self.max_nodes as usize,
             seed: self.seed,
-            ..Params::default()
+            ..base
         };
         let playouts = match (self.playouts, self.seconds) {
             (None, None) => Some(20_000),
@@ -109,7 +120,7 @@ impl GtpArgs {
                 params,
                 resign_below: self.resign,
                 estimate_playouts: self.estimate_playouts,
-                ..EngineConfig::default()
+                ..config
             },
             limits: Limits {
                 playouts,

@@ -5,12 +5,14 @@
 mod bench;
 mod gtp;
 mod match_cmd;
+mod policy_args;
 mod profile;
 mod progress;
 
 pub use bench::BenchArgs;
 pub use gtp::GtpArgs;
 pub use match_cmd::MatchArgs;
+pub use policy_args::PolicyArgs;
 pub use profile::ProfileArgs;
 
 use clap::{Parser, Subcommand};

@@ -21,7 +21,9 @@ use super::go::{GoState, PASS};
 use super::{driver, Action, Limits, Params, Report, Searcher, StopReason};
 use crate::board::{Bitboard, Board, ByColor, Color, Move};
 use crate::game::{Game, GameError, GoMove, Vertex};
+use crate::playout::{Policy, PolicyTables};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How much better than every other move an uninvited pass must look to be played.
@@ -37,6 +39,8 @@ pub struct EngineConfig {
     pub resign_after: u64,
     /// Playouts for the dead-stone estimate of `final_score` and passing decisions.
     pub estimate_playouts: u64,
+    /// The playout policy of the search (the dead-stone estimate keeps light playouts).
+    pub policy: Policy,
 }
 
 impl Default for EngineConfig {
@@ -46,6 +50,7 @@ impl Default for EngineConfig {
             resign_below: 0.1,
             resign_after: 1000,
             estimate_playouts: 3000,
+            policy: Policy::LIGHT,
         }
     }
 }
@@ -237,6 +242,8 @@ pub struct GoEngine<const N: usize, const W: usize> {
     searcher: Searcher<GoState<N, W>>,
     cfg: EngineConfig,
     tree_root: Option<TreeRoot>,
+    /// The playout policy's tables (last good replies, temperature), kept between moves.
+    tables: Arc<PolicyTables>,
 }
 
 impl<const N: usize, const W: usize> GoEngine<N, W> {
@@ -247,6 +254,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             searcher: Searcher::new(cfg.params),
             cfg,
             tree_root: None,
+            tables: Arc::new(PolicyTables::new()),
         }
     }
 
@@ -317,7 +325,15 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         self.searcher.set_ownership(ownership);
         let passes = self.game.trailing_passes().min(1);
         self.reuse_tree(c, passes);
-        let root = GoState::new(self.game.board(), c, passes, self.game.komi());
+        let last = match self.game.moves().last() {
+            Some(&(mover, Move::Play(p))) if mover != c => Some(p),
+            _ => None,
+        };
+        let root = GoState::new(self.game.board(), c, passes, self.game.komi()).with_policy(
+            self.cfg.policy,
+            Arc::clone(&self.tables),
+            last,
+        );
         let game = &self.game;
         let forbidden = |a: Action| match GoState::<N, W>::point(a) {
             Some(p) => game.violates_superko(c, p),
@@ -553,6 +569,7 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
     fn clear(&mut self) {
         self.game.clear();
         self.forget_tree();
+        self.tables.clear();
     }
 
     fn to_move(&self) -> Color {

@@ -9,8 +9,10 @@
 use super::{Action, Rollout, SearchGame};
 use crate::board::{Bitboard, Board, ByColor, Color, Point};
 use crate::game::area;
-use crate::playout::{light_playout, BitSelect, PlayoutConfig};
+use crate::playout::{heavy_playout, light_playout, BitSelect, MoveLog, PlayoutConfig};
+use crate::playout::{Policy, PolicyTables};
 use rand_core::RngCore;
+use std::sync::Arc;
 
 /// The pass action (every point action is a bit index, far below it).
 pub const PASS: Action = Action(u16::MAX);
@@ -23,12 +25,22 @@ pub struct GoState<const N: usize, const W: usize> {
     /// Consecutive passes that led here (2 or more: the game is over).
     passes: u8,
     cfg: PlayoutConfig,
+    /// The playout policy; light playouts run the light kernel unchanged.
+    policy: Policy,
+    /// The policy's tables, shared by every state of an engine and kept between moves.
+    tables: Arc<PolicyTables>,
+    /// The moves since the position before the root's first move (last-good-reply learning
+    /// and the policies' "previous move").
+    log: MoveLog,
 }
 
 impl<const N: usize, const W: usize> GoState<N, W> {
-    /// `board` with `to_move` to play after `passes` consecutive passes, scored with `komi`.
+    /// `board` with `to_move` to play after `passes` consecutive passes, scored with `komi`,
+    /// with light playouts.
     #[must_use]
     pub fn new(board: &Board<N, W>, to_move: Color, passes: usize, komi: f32) -> Self {
+        let mut log = MoveLog::new(3 * N * N + 64);
+        log.reset(to_move, None);
         Self {
             board: board.clone(),
             to_move,
@@ -37,7 +49,30 @@ impl<const N: usize, const W: usize> GoState<N, W> {
                 komi,
                 ..PlayoutConfig::standard(N)
             },
+            policy: Policy::LIGHT,
+            tables: Arc::new(PolicyTables::new()),
+            log,
         }
+    }
+
+    /// The same state with playouts under `policy` (using and training `tables`), after the
+    /// opponent's move `last` (`None`: a pass or no move yet).
+    #[must_use]
+    pub fn with_policy(
+        mut self,
+        policy: Policy,
+        tables: Arc<PolicyTables>,
+        last: Option<Point>,
+    ) -> Self {
+        self.policy = policy;
+        self.tables = tables;
+        self.log.reset(self.to_move, last.map(Point::index));
+        self
+    }
+
+    #[must_use]
+    pub fn policy(&self) -> &Policy {
+        &self.policy
     }
 
     #[must_use]
@@ -94,10 +129,12 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         if a == PASS {
             self.board.pass();
             self.passes = self.passes.saturating_add(1);
+            self.log.push(None);
         } else {
             self.board
                 .play_unchecked(self.to_move, Point::from_index(a.index()));
             self.passes = 0;
+            self.log.push(Some(a.index()));
         }
         self.to_move = !self.to_move;
     }
@@ -108,6 +145,11 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         self.to_move = src.to_move;
         self.passes = src.passes;
         self.cfg = src.cfg;
+        self.policy = src.policy;
+        if !Arc::ptr_eq(&self.tables, &src.tables) {
+            self.tables = Arc::clone(&src.tables);
+        }
+        self.log.copy_from(&src.log);
     }
 
     #[inline(always)]
@@ -127,7 +169,21 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
                 owner,
             };
         }
-        let o = light_playout(&mut self.board, self.to_move, &self.cfg, rng, sel);
+        let o = if self.policy.is_light() {
+            light_playout(&mut self.board, self.to_move, &self.cfg, rng, sel)
+        } else {
+            let last = self.log.last();
+            heavy_playout(
+                &mut self.board,
+                self.to_move,
+                last,
+                &self.cfg,
+                &self.policy,
+                &self.tables,
+                &mut self.log,
+                rng,
+            )
+        };
         Rollout {
             winner: winner_of(o.score),
             score: o.score,

@@ -1,0 +1,128 @@
+//! Flags choosing a preset and playout-policy switches, shared by `gtp`, `bench` and the
+//! engines of `match` (through `gtp`'s flags).
+
+use crate::playout::{EyeRule, Lgr, Policy};
+use crate::preset::Preset;
+use clap::{builder::BoolishValueParser, Args, ValueEnum};
+
+/// `--eyes` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EyeArg {
+    /// Every orthogonal neighbour own, fewer than two enemy diagonals (none on the edge).
+    Eyelike,
+    /// Every orthogonal neighbour an own stone not in atari; diagonals ignored.
+    Surrounded,
+    /// Seed 000's real eyes: surrounded, plus a diagonal rule counting unprotected empties.
+    Real,
+}
+
+/// `--lgr` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LgrArg {
+    Off,
+    /// Last good reply.
+    Lgr1,
+    /// Last good reply with forgetting.
+    Lgrf1,
+}
+
+/// Preset and playout policy. A switch given here overrides the preset's.
+#[derive(Args, Debug, Clone, PartialEq, Default)]
+pub struct PolicyArgs {
+    /// Named configuration: a seed system or tengen's default (see `perf/strength.md`).
+    #[arg(long, value_enum)]
+    pub preset: Option<Preset>,
+    /// Eye rule of the playouts.
+    #[arg(long, value_enum)]
+    pub eyes: Option<EyeArg>,
+    /// Capture the previous move's string in atari; save own strings it put in atari (on/off).
+    #[arg(long, value_name = "ON", value_parser = BoolishValueParser::new())]
+    pub atari: Option<bool>,
+    /// Seed 000's two-liberty "playing atari" urgencies (on/off).
+    #[arg(long, value_name = "ON", value_parser = BoolishValueParser::new())]
+    pub two_lib: Option<bool>,
+    /// MoGo 3x3 patterns around the previous move (on/off).
+    #[arg(long, value_name = "ON", value_parser = BoolishValueParser::new())]
+    pub patterns: Option<bool>,
+    /// Probability of a random move next to the previous move (0 to 1).
+    #[arg(long, value_name = "P", value_parser = probability)]
+    pub locality: Option<f32>,
+    /// Refuse self-ataris of two or more stones in playouts (on/off).
+    #[arg(long, value_name = "ON", value_parser = BoolishValueParser::new())]
+    pub no_self_atari: Option<bool>,
+    /// Last-good-reply playouts.
+    #[arg(long, value_enum)]
+    pub lgr: Option<LgrArg>,
+    /// Mercy rule: stop a playout when one side has captured this many stones more (0: off).
+    #[arg(long, value_name = "N")]
+    pub mercy: Option<u32>,
+    /// Constant temperature: draw random moves with probability exp(K v) (0: uniform).
+    #[arg(long, value_name = "K", value_parser = temperature)]
+    pub temperature: Option<f32>,
+}
+
+fn probability(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("`{s}` is not a probability from 0 to 1")),
+    }
+}
+
+fn temperature(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(x) if x.is_finite() && (0.0..=50.0).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "`{s}` is not a temperature constant K from 0 to 50"
+        )),
+    }
+}
+
+impl PolicyArgs {
+    /// `base` (the preset's policy, or light) with the switches given here.
+    #[must_use]
+    pub fn policy(&self, base: Policy) -> Policy {
+        let mut p = base;
+        if let Some(e) = self.eyes {
+            p.eyes = match e {
+                EyeArg::Eyelike => EyeRule::Eyelike,
+                EyeArg::Surrounded => EyeRule::Surrounded,
+                EyeArg::Real => EyeRule::Real,
+            };
+        }
+        if let Some(v) = self.atari {
+            p.atari = v;
+        }
+        if let Some(v) = self.two_lib {
+            p.two_lib = v;
+        }
+        if let Some(v) = self.patterns {
+            p.patterns = v;
+        }
+        if let Some(v) = self.locality {
+            p.locality = v;
+        }
+        if let Some(v) = self.no_self_atari {
+            p.no_self_atari = v;
+        }
+        if let Some(l) = self.lgr {
+            p.lgr = match l {
+                LgrArg::Off => Lgr::Off,
+                LgrArg::Lgr1 => Lgr::Lgr1,
+                LgrArg::Lgrf1 => Lgr::Lgrf1,
+            };
+        }
+        if let Some(v) = self.mercy {
+            p.mercy = v;
+        }
+        if let Some(v) = self.temperature {
+            p.temperature = v;
+        }
+        p
+    }
+
+    /// The policy of the preset (light without one) with the switches given here.
+    #[must_use]
+    pub fn resolved(&self) -> Policy {
+        self.policy(self.preset.map_or(Policy::LIGHT, Preset::policy))
+    }
+}

@@ -1,0 +1,127 @@
+//! Named configurations (`--preset NAME` on `gtp`, `bench` and `match`): each seed system as
+//! its paper describes it, and tengen's own default.
+//!
+//! A preset sets the playout policy and the search parameters it names; flags given with it
+//! override its policy switches and its search parameters (see `cli`).
+
+use crate::playout::{EyeRule, Lgr, Policy};
+use crate::search::engine::EngineConfig;
+use clap::ValueEnum;
+
+/// The presets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Preset {
+    /// Light playouts (the kernel's reference playout) with UCT and RAVE: the engine of the
+    /// kernel benchmark, and the baseline of every comparison.
+    Light,
+    /// Seed 000's *base* program: UCT with `mu + sqrt(log t / (10 s))`, no RAVE, playouts that
+    /// avoid surrounded points and answer ataris.
+    GoloisBase,
+    /// Seed 000's *base + eye + stop search*: real eyes instead of surrounded points.
+    GoloisEye,
+    /// Seed 000's Golois: *base + eye + stop search + playing atari* (two-liberty urgencies).
+    Golois,
+    /// Seed 001's Orego baseline: RAVE in the tree, a MoGo-like static playout policy.
+    Orego,
+    /// Seed 001's Orego with last-good-reply playouts.
+    OregoLgr,
+    /// Seed 004's Teye: UCB1-tuned with RAVE (k = 1000) and MoGo's 3x3 patterns.
+    Teye,
+    /// Tengen's default: the best combination measured (see `perf/strength.md`).
+    Tengen,
+}
+
+impl Preset {
+    /// The preset's playout policy.
+    #[must_use]
+    pub fn policy(self) -> Policy {
+        let light = Policy::LIGHT;
+        match self {
+            Preset::Light => light,
+            Preset::GoloisBase => Policy {
+                eyes: EyeRule::Surrounded,
+                atari: true,
+                ..light
+            },
+            Preset::GoloisEye => Policy {
+                eyes: EyeRule::Real,
+                atari: true,
+                ..light
+            },
+            Preset::Golois => Policy {
+                eyes: EyeRule::Real,
+                atari: true,
+                two_lib: true,
+                ..light
+            },
+            Preset::Orego => Policy {
+                atari: true,
+                patterns: true,
+                ..light
+            },
+            Preset::OregoLgr => Policy {
+                atari: true,
+                patterns: true,
+                lgr: Lgr::Lgr1,
+                ..light
+            },
+            Preset::Teye => Policy {
+                patterns: true,
+                ..light
+            },
+            Preset::Tengen => Policy {
+                atari: true,
+                patterns: true,
+                no_self_atari: true,
+                ..light
+            },
+        }
+    }
+
+    /// Applies the preset to `cfg`: its playout policy and its search parameters.
+    pub fn apply(self, cfg: &mut EngineConfig) {
+        cfg.policy = self.policy();
+        let p = &mut cfg.params;
+        match self {
+            Preset::Light | Preset::Tengen | Preset::Orego | Preset::OregoLgr => {}
+            Preset::GoloisBase | Preset::GoloisEye | Preset::Golois => {
+                // mu + sqrt(log t / (10 s)) is c = sqrt(1/10) in c * sqrt(ln t / s).
+                p.exploration = 0.1f32.sqrt();
+                p.rave = false;
+                p.tuned = false;
+            }
+            Preset::Teye => {
+                p.tuned = true;
+                p.rave = true;
+                p.rave_k = 1000.0;
+            }
+        }
+    }
+
+    /// The preset's name on the command line.
+    #[must_use]
+    pub fn name(self) -> String {
+        self.to_possible_value()
+            .map_or_else(String::new, |v| v.get_name().to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_differ_and_light_is_light() {
+        assert!(Preset::Light.policy().is_light());
+        let all = Preset::value_variants();
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
+                let (mut ca, mut cb) = (EngineConfig::default(), EngineConfig::default());
+                a.apply(&mut ca);
+                b.apply(&mut cb);
+                assert_ne!(ca, cb, "{a:?} and {b:?} are the same configuration");
+            }
+        }
+        assert_eq!(Preset::OregoLgr.name(), "orego-lgr");
+    }
+}

@@ -1,0 +1,404 @@
+//! The seed papers' playout policies on positions where each must fire, the presets over GTP,
+//! and the policies' bookkeeping (last-good-reply learning, mercy, temperature).
+
+use clap::{Parser, ValueEnum};
+use rand_core::SeedableRng;
+use rand_pcg::Pcg32;
+use std::io::Cursor;
+use tengen::board::{Board9, Color, Point, COLUMNS};
+use tengen::cli::GtpArgs;
+use tengen::gtp;
+use tengen::playout::patterns;
+use tengen::playout::policy::{Mover, PASS_CODE};
+use tengen::playout::{heavy_playout, EyeRule, Lgr, MoveLog, PlayoutConfig, Policy, PolicyTables};
+use tengen::preset::Preset;
+
+/// A 9x9 vertex such as "e5".
+fn pt(v: &str) -> Point {
+    let col = COLUMNS.find(v[..1].to_ascii_uppercase().as_str()).unwrap();
+    let row: usize = v[1..].parse().unwrap();
+    Board9::point(col, row - 1).unwrap()
+}
+
+fn idx(v: &str) -> usize {
+    pt(v).index()
+}
+
+fn board(rows: &str) -> Board9 {
+    rows.parse().unwrap()
+}
+
+const ATARI: Policy = Policy {
+    atari: true,
+    ..Policy::LIGHT
+};
+
+#[test]
+fn captures_the_last_move_in_atari() {
+    // White's e5 (the last move) has one liberty, e6.
+    let b = board(
+        ". . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . X O X . . .
+         . . . . X . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .",
+    );
+    let tables = PolicyTables::new();
+    let m = Mover::new(&ATARI, &tables);
+    let mut rng = Pcg32::seed_from_u64(1);
+    for _ in 0..20 {
+        assert_eq!(
+            m.atari_move(&b, Color::Black, idx("e5"), &mut rng),
+            Some(idx("e6"))
+        );
+    }
+}
+
+#[test]
+fn saves_its_own_string_by_extending_or_capturing() {
+    // White's e6 put Black's e5 in atari (liberty e4, where Black gets three liberties).
+    let b = board(
+        ". . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . O . . . .
+         . . . O X O . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .",
+    );
+    let tables = PolicyTables::new();
+    let m = Mover::new(&ATARI, &tables);
+    let mut rng = Pcg32::seed_from_u64(2);
+    assert_eq!(
+        m.atari_move(&b, Color::Black, idx("e6"), &mut rng),
+        Some(idx("e4"))
+    );
+    // Here White's d5, next to the string in atari, is itself in atari (liberty d4): the
+    // capture is a saving move too, beside the extension.
+    let b = board(
+        ". . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . X O . . . .
+         . . X O X O . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .",
+    );
+    let (mut capture, mut extend) = (0, 0);
+    for _ in 0..100 {
+        match m.atari_move(&b, Color::Black, idx("e6"), &mut rng) {
+            Some(p) if p == idx("d4") => capture += 1,
+            Some(p) if p == idx("e4") => extend += 1,
+            other => panic!("not a saving move: {other:?}"),
+        }
+    }
+    assert!(capture > 20 && extend > 20, "{capture} {extend}");
+}
+
+#[test]
+fn two_liberty_urgencies_follow_seed_000() {
+    // White e5 (just played) has liberties e6 and e4. If White gets e6 it has only two
+    // liberties (e7, e4), at e4 it would have four: Black attacks at e4 (10000 x 1), White
+    // defends at e4 (1000 x 1).
+    let b = board(
+        ". . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . X . X . . .
+         . . . X O X . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .",
+    );
+    let pol = Policy {
+        two_lib: true,
+        ..Policy::LIGHT
+    };
+    let tables = PolicyTables::new();
+    let m = Mover::new(&pol, &tables);
+    assert_eq!(
+        m.two_lib_urgency(&b, Color::Black, idx("e5"), idx("e4")),
+        10_000
+    );
+    assert_eq!(m.two_lib_urgency(&b, Color::Black, idx("e5"), idx("e6")), 0);
+    // White to play after Black's f5: its own string e5 is next to the last move.
+    assert_eq!(
+        m.two_lib_urgency(&b, Color::White, idx("f5"), idx("e4")),
+        1_000
+    );
+    // The urgency is drawn against a weight of one per empty point: almost always e4.
+    let mut rng = Pcg32::seed_from_u64(3);
+    let hits = (0..1000)
+        .filter(|_| m.two_lib_move(&b, Color::Black, idx("e5"), &mut rng) == Some(idx("e4")))
+        .count();
+    assert!(hits > 980, "{hits}");
+    // A three-stone string scales the urgency by its size.
+    let b = board(
+        ". . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . X . X . . .
+         . . . X O X . . .
+         . . . X O X . . .
+         . . . X O X . . .
+         . . . . . . . . .
+         . . . . . . . . .",
+    );
+    assert_eq!(
+        m.two_lib_urgency(&b, Color::Black, idx("e3"), idx("e2")),
+        30_000
+    );
+}
+
+#[test]
+fn a_hane_pattern_is_played_next_to_the_last_move() {
+    // White e6 (last move) between Black d6 and f6: e5 is the enclosing hane shape.
+    let b = board(
+        ". . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . X O X . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .",
+    );
+    let pol = Policy {
+        patterns: true,
+        ..Policy::LIGHT
+    };
+    let tables = PolicyTables::new();
+    let m = Mover::new(&pol, &tables);
+    let mut rng = Pcg32::seed_from_u64(4);
+    let mut saw_e5 = false;
+    for _ in 0..200 {
+        let p = m
+            .pattern_move(&b, Color::Black, idx("e6"), &mut rng)
+            .expect("a pattern matches");
+        assert!(patterns::table().matches(b.ring_code(p)));
+        saw_e5 |= p == idx("e5");
+    }
+    assert!(saw_e5);
+    // On an empty neighbourhood nothing matches.
+    let empty = Board9::new();
+    assert_eq!(
+        m.pattern_move(&empty, Color::Black, idx("e5"), &mut rng),
+        None
+    );
+}
+
+#[test]
+fn a_stored_reply_is_replayed_and_learning_follows_the_winner() {
+    let pol = Policy {
+        lgr: Lgr::Lgr1,
+        ..Policy::LIGHT
+    };
+    let tables = PolicyTables::new();
+    tables.set_reply(Color::Black, idx("e5"), idx("c3"));
+    let m = Mover::new(&pol, &tables);
+    let mut rng = Pcg32::seed_from_u64(5);
+    let mut b = Board9::new();
+    b.play(Color::White, tengen::board::Move::Play(pt("e5")))
+        .unwrap();
+    for _ in 0..10 {
+        assert_eq!(
+            m.choose(&mut b, Color::Black, Some(idx("e5")), &mut rng),
+            Some(idx("c3"))
+        );
+    }
+    // Once c3 is taken, the reply is not playable and the policy falls back.
+    b.play(Color::White, tengen::board::Move::Play(pt("c3")))
+        .unwrap();
+    assert_ne!(
+        m.choose(&mut b, Color::Black, Some(idx("e5")), &mut rng),
+        Some(idx("c3"))
+    );
+
+    // Learning: Black a1, White b2, Black pass, White d4, Black e5; White won.
+    let t = PolicyTables::new();
+    let mut log = MoveLog::new(16);
+    log.reset(Color::Black, None);
+    for m in [Some("a1"), Some("b2"), None, Some("d4"), Some("e5")] {
+        log.push(m.map(idx));
+    }
+    assert_eq!(log.moves()[2], PASS_CODE);
+    t.learn(&log, Some(Color::White), Lgr::Lgr1);
+    assert_eq!(t.reply(Color::White, idx("a1")), Some(idx("b2")));
+    assert_eq!(
+        t.reply(Color::Black, idx("b2")),
+        None,
+        "a pass is never stored"
+    );
+    assert_eq!(t.reply(Color::White, idx("b2")), None);
+    assert_eq!(
+        t.reply(Color::Black, idx("d4")),
+        None,
+        "the loser learns nothing"
+    );
+    // The same game lost by White under LGRF-1 forgets White's stored reply.
+    t.learn(&log, Some(Color::Black), Lgr::Lgrf1);
+    assert_eq!(t.reply(Color::White, idx("a1")), None);
+    assert_eq!(t.reply(Color::Black, idx("d4")), Some(idx("e5")));
+}
+
+#[test]
+fn real_eyes_differ_from_eyelike_points() {
+    // e5 is surrounded by Black with two empty, unprotected diagonals (d4 and f6).
+    let b = board(
+        ". . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . X X . . . .
+         . . . X . X . . .
+         . . . . X X . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .",
+    );
+    let tables = PolicyTables::new();
+    let mk = |eyes| Policy {
+        eyes,
+        ..Policy::LIGHT
+    };
+    let (eyelike, surrounded, real) = (
+        mk(EyeRule::Eyelike),
+        mk(EyeRule::Surrounded),
+        mk(EyeRule::Real),
+    );
+    let e5 = idx("e5");
+    assert!(Mover::new(&eyelike, &tables).is_eye(&b, Color::Black, e5));
+    assert!(Mover::new(&surrounded, &tables).is_eye(&b, Color::Black, e5));
+    assert!(!Mover::new(&real, &tables).is_eye(&b, Color::Black, e5));
+    assert!(Mover::new(&real, &tables).acceptable(&b, Color::Black, e5));
+    assert!(!Mover::new(&eyelike, &tables).acceptable(&b, Color::Black, e5));
+    // Protect the diagonals (f6 becomes Black): a real eye.
+    let b = board(
+        ". . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . X X X . . .
+         . . . X . X . . .
+         . . . . X X . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .",
+    );
+    assert!(Mover::new(&real, &tables).is_eye(&b, Color::Black, e5));
+}
+
+#[test]
+fn the_mercy_rule_stops_at_the_capture_margin() {
+    let cfg = PlayoutConfig::standard(9);
+    let tables = PolicyTables::new();
+    let mercy = Policy { mercy: 3, ..ATARI };
+    let mut log = MoveLog::new(400);
+    let mut rng = Pcg32::seed_from_u64(6);
+    let (mut stopped, mut plain_moves, mut mercy_moves) = (0, 0u64, 0u64);
+    for _ in 0..300 {
+        let mut b = Board9::new();
+        log.reset(Color::Black, None);
+        let o = heavy_playout(
+            &mut b,
+            Color::Black,
+            None,
+            &cfg,
+            &mercy,
+            &tables,
+            &mut log,
+            &mut rng,
+        );
+        mercy_moves += u64::from(o.moves);
+        let (lb, lw) = (b.captured(Color::Black), b.captured(Color::White));
+        if lb.abs_diff(lw) >= 3 {
+            stopped += 1;
+            let expect = if lw > lb { Color::Black } else { Color::White };
+            assert_eq!(o.winner, expect, "the side that captured more wins");
+            assert!(!o.capped);
+        }
+        let mut b = Board9::new();
+        log.reset(Color::Black, None);
+        let o = heavy_playout(
+            &mut b,
+            Color::Black,
+            None,
+            &cfg,
+            &ATARI,
+            &tables,
+            &mut log,
+            &mut rng,
+        );
+        plain_moves += u64::from(o.moves);
+    }
+    assert!(stopped > 100, "{stopped}");
+    assert!(
+        mercy_moves * 10 < plain_moves * 9,
+        "{mercy_moves} vs {plain_moves}"
+    );
+}
+
+#[test]
+fn a_temperature_favours_the_valued_moves() {
+    let pol = Policy {
+        temperature: 5.0,
+        ..Policy::LIGHT
+    };
+    let tables = PolicyTables::new();
+    let mut values = vec![0.0f32; 128];
+    values[idx("e5")] = 1.0;
+    tables.set_values(Color::Black, &values, 5.0);
+    let m = Mover::new(&pol, &tables);
+    let mut rng = Pcg32::seed_from_u64(7);
+    let mut b = Board9::new();
+    let hits = (0..2000)
+        .filter(|_| m.random_move(&mut b, Color::Black, &mut rng) == Some(idx("e5")))
+        .count();
+    // Uniform would give 1/81 (about 25); exp(5) = 148 against 80 others gives about 65 %.
+    assert!(hits > 800, "{hits}");
+}
+
+#[test]
+fn every_preset_plays_a_game_over_gtp() {
+    for preset in Preset::value_variants() {
+        let name = preset.name();
+        let args = GtpArgs::parse_from([
+            "tengen gtp",
+            "--preset",
+            &name,
+            "--playouts",
+            "300",
+            "--quiet",
+            "--resign",
+            "0",
+        ]);
+        let mut input = String::from("boardsize 9\nclear_board\nkomi 7.5\n");
+        for _ in 0..30 {
+            input.push_str("genmove b\ngenmove w\n");
+        }
+        input.push_str("final_score\nquit\n");
+        let mut out = Vec::new();
+        gtp::run(
+            args.settings(),
+            Cursor::new(input),
+            &mut out,
+            std::io::sink(),
+        )
+        .unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let replies: Vec<&str> = out.split("\n\n").filter(|r| !r.is_empty()).collect();
+        assert!(
+            replies.iter().all(|r| r.starts_with('=')),
+            "{name}: an error reply\n{out}"
+        );
+        assert_eq!(replies.len(), 3 + 60 + 2, "{name}\n{out}");
+    }
+}
