@@ -570,6 +570,11 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
         self.game.clear();
         self.forget_tree();
         self.tables.clear();
+        // Every new game gets the next seed of the sequence, so that the games of a match in
+        // one process differ while a session stays reproducible from its commands (the config
+        // carries the seed on to the engine a `boardsize` makes).
+        self.cfg.params.seed = driver::splitmix(self.cfg.params.seed);
+        self.searcher.set_params(self.cfg.params);
     }
 
     fn to_move(&self) -> Color {
