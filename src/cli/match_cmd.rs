@@ -24,8 +24,9 @@ use std::time::{Duration, Instant};
 #[derive(Args, Debug, Clone)]
 pub struct MatchArgs {
     /// Engine A's command line (`tengen` alone, or `tengen gtp ...`, runs this executable).
-    #[arg(long)]
-    pub a: String,
+    /// May be left out when `--preset` is given.
+    #[arg(long, required_unless_present = "preset")]
+    pub a: Option<String>,
     /// Engine B's command line.
     #[arg(long)]
     pub b: String,
@@ -57,6 +58,32 @@ pub struct MatchArgs {
     /// Show the engines' stderr instead of discarding it.
     #[arg(long)]
     pub show_stderr: bool,
+    /// Engine A is this tengen with this preset (`tengen gtp --preset NAME --quiet`, plus
+    /// `--playouts` if given here); with `--a` as well, the preset is added to `--a`'s flags.
+    #[arg(long, value_enum)]
+    pub preset: Option<crate::preset::Preset>,
+    /// Playouts per move of the engine `--preset` describes.
+    #[arg(long, requires = "preset", value_parser = clap::value_parser!(u64).range(1..))]
+    pub playouts: Option<u64>,
+}
+
+impl MatchArgs {
+    /// Engine A's command line, from `--a` and `--preset`.
+    #[must_use]
+    pub fn engine_a(&self) -> String {
+        let mut cmd = match (&self.a, self.preset) {
+            (Some(a), None) => return a.clone(),
+            (Some(a), Some(_)) => a.clone(),
+            (None, _) => "tengen gtp --quiet".to_string(),
+        };
+        if let Some(p) = self.preset {
+            let _ = write!(cmd, " --preset {}", p.name());
+        }
+        if let Some(n) = self.playouts {
+            let _ = write!(cmd, " --playouts {n}");
+        }
+        cmd
+    }
 }
 
 /// `tengen` as the first word means this executable.
@@ -188,7 +215,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot create {}", a.sgf_dir.display()))?;
     let mut players = [
         Player {
-            argv: argv(&a.a)?,
+            argv: argv(&a.engine_a())?,
             client: None,
             name: String::new(),
         },
@@ -306,7 +333,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     let n = f64::from(a.games);
     let (p, lo, hi) = wilson(score_a, n);
     let mut out = String::new();
-    let _ = writeln!(out, "A: {} ({})", players[0].name, a.a);
+    let _ = writeln!(out, "A: {} ({})", players[0].name, a.engine_a());
     let _ = writeln!(out, "B: {} ({})", players[1].name, a.b);
     let _ = writeln!(
         out,
