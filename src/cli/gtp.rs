@@ -2,8 +2,8 @@
 
 use crate::gtp::{self, Settings};
 use crate::search::engine::EngineConfig;
-use crate::search::{Limits, Params};
-use clap::Parser;
+use crate::search::{Algorithm, Backup, FlatOutcome, Limits, Params};
+use clap::{Parser, ValueEnum};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -63,6 +63,63 @@ pub struct GtpArgs {
     /// Draw GoGui live graphics (gogui-gfx lines on stderr) while thinking.
     #[arg(long)]
     pub gfx: bool,
+    /// Backup operator of the tree: the mean, or Crazy Stone's mix (mean towards max).
+    #[arg(long, value_enum, default_value_t = BackupArg::Mean)]
+    pub backup: BackupArg,
+    /// Search algorithm: the UCT tree, or flat Monte Carlo at the root (seed 002).
+    #[arg(long, value_enum, default_value_t = AlgorithmArg::Uct)]
+    pub algorithm: AlgorithmArg,
+    /// Flat search: progressive pruning.
+    #[arg(long)]
+    pub pp: bool,
+    /// Flat search with pruning: the ratio r_d of the pruning test m + r_d sigma < m' - r_d sigma'.
+    #[arg(long, default_value_t = Params::default().r_d, value_parser = positive_f32)]
+    pub rd: f32,
+    /// Flat search with pruning: moves whose standard errors are all below this are equal.
+    #[arg(long, default_value_t = Params::default().sigma_e, value_parser = non_negative_f32)]
+    pub sigma_e: f32,
+    /// Flat search with pruning: games per move before it may be pruned.
+    #[arg(long, default_value_t = Params::default().pp_min_games)]
+    pub pp_min_games: u32,
+    /// Flat search: all-moves-as-first statistics.
+    #[arg(long)]
+    pub amaf: bool,
+    /// Flat search: depth-2 min-max (statistics per reply, min rule at depth 1).
+    #[arg(long)]
+    pub depth2: bool,
+    /// Flat search: a playout's outcome, the score in points (as in seed 002) or win/loss.
+    #[arg(long, value_enum, default_value_t = OutcomeArg::Score)]
+    pub flat_outcome: OutcomeArg,
+    /// Keep a transposition table of position values across moves; new nodes start from it.
+    #[arg(long)]
+    pub transpositions: bool,
+    /// With --transpositions: at most this many table samples seed a new node.
+    #[arg(long, default_value_t = Params::default().tt_prior)]
+    pub tt_prior: u32,
+    /// Think on the opponent's time: after our move, search until the next command arrives.
+    #[arg(long)]
+    pub ponder: bool,
+}
+
+/// `--backup`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BackupArg {
+    Mean,
+    Mix,
+}
+
+/// `--algorithm`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AlgorithmArg {
+    Uct,
+    Flat,
+}
+
+/// `--flat-outcome`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutcomeArg {
+    Score,
+    Win,
 }
 
 impl Default for GtpArgs {
@@ -78,6 +135,20 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
+fn positive_f32(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("`{s}` is not a positive number")),
+    }
+}
+
+fn non_negative_f32(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(x) if x >= 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("`{s}` is not a number of at least 0")),
+    }
+}
+
 fn unit_interval(s: &str) -> Result<f32, String> {
     match s.parse::<f32>() {
         Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
@@ -86,6 +157,29 @@ fn unit_interval(s: &str) -> Result<f32, String> {
 }
 
 impl GtpArgs {
+    /// Refuses flags that do nothing with the others given (flat options without
+    /// `--algorithm flat`, tree options with it).
+    pub fn check(&self) -> Result<(), String> {
+        let flat = self.algorithm == AlgorithmArg::Flat;
+        let flat_only = [
+            ("--pp", self.pp),
+            ("--amaf", self.amaf),
+            ("--depth2", self.depth2),
+            ("--flat-outcome", self.flat_outcome != OutcomeArg::Score),
+        ];
+        if let Some((name, _)) = flat_only.iter().find(|(_, on)| *on && !flat) {
+            return Err(format!("{name} needs --algorithm flat"));
+        }
+        let tree_only = [
+            ("--backup mix", self.backup == BackupArg::Mix),
+            ("--transpositions", self.transpositions),
+        ];
+        if let Some((name, _)) = tree_only.iter().find(|(_, on)| *on && flat) {
+            return Err(format!("{name} has no effect with --algorithm flat"));
+        }
+        Ok(())
+    }
+
     /// The GTP session settings these flags describe.
     #[must_use]
     pub fn settings(&self) -> Settings {
@@ -98,6 +192,26 @@ impl GtpArgs {
             threads: self.threads as usize,
             max_nodes: self.max_nodes as usize,
             seed: self.seed,
+            backup: match self.backup {
+                BackupArg::Mean => Backup::Mean,
+                BackupArg::Mix => Backup::Mix,
+            },
+            algorithm: match self.algorithm {
+                AlgorithmArg::Uct => Algorithm::Uct,
+                AlgorithmArg::Flat => Algorithm::Flat,
+            },
+            pp: self.pp,
+            r_d: self.rd,
+            sigma_e: self.sigma_e,
+            pp_min_games: self.pp_min_games,
+            amaf: self.amaf,
+            depth2: self.depth2,
+            flat_outcome: match self.flat_outcome {
+                OutcomeArg::Score => FlatOutcome::Score,
+                OutcomeArg::Win => FlatOutcome::Win,
+            },
+            transpositions: self.transpositions,
+            tt_prior: self.tt_prior,
             ..Params::default()
         };
         let playouts = match (self.playouts, self.seconds) {
@@ -120,12 +234,14 @@ impl GtpArgs {
             komi: self.komi,
             verbose: !self.quiet,
             live_gfx: self.gfx,
+            ponder: self.ponder,
         }
     }
 }
 
 /// Runs GTP on stdin and stdout.
 pub fn run(a: &GtpArgs) -> anyhow::Result<ExitCode> {
+    a.check().map_err(anyhow::Error::msg)?;
     let stdin = std::io::BufReader::new(std::io::stdin());
     gtp::run(a.settings(), stdin, std::io::stdout(), std::io::stderr())?;
     Ok(ExitCode::SUCCESS)
