@@ -359,9 +359,10 @@ fn atari_engine(p: Params) -> Box<dyn Engine> {
         ..EngineConfig::default()
     };
     let mut e = new_engine(9, 0.5, cfg).unwrap();
-    let white = ["C3", "D3", "E3", "F3", "G3"];
+    let white = ["A5", "B5", "C5", "D5", "E5", "F5", "G5", "H5"];
     let black = [
-        "B3", "H3", "C2", "D2", "E2", "F2", "G2", "C4", "D4", "E4", "F4",
+        "A4", "B4", "C4", "D4", "E4", "F4", "G4", "H4", "A6", "B6", "C6", "D6", "E6", "F6", "G6",
+        "H6",
     ];
     let v = |s: &&str| s.parse::<Vertex>().unwrap();
     let (b, w): (Vec<Vertex>, Vec<Vertex>) =
@@ -388,7 +389,7 @@ fn flat_genmove_captures_the_big_group() {
                 amaf: true,
                 ..Params::default()
             },
-            3000,
+            5000,
         ),
         (
             "amaf pp",
@@ -397,7 +398,7 @@ fn flat_genmove_captures_the_big_group() {
                 pp: true,
                 ..Params::default()
             },
-            3000,
+            5000,
         ),
         (
             "amaf depth2",

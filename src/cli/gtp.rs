@@ -87,8 +87,8 @@ pub struct GtpArgs {
     /// Flat search: depth-2 min-max (statistics per reply, min rule at depth 1).
     #[arg(long)]
     pub depth2: bool,
-    /// Flat search: a playout's outcome, the score in points (as in seed 002) or win/loss.
-    #[arg(long, value_enum, default_value_t = OutcomeArg::Score)]
+    /// Flat search: a playout's outcome, win/loss as +-45 points, or the score (as in seed 002).
+    #[arg(long, value_enum, default_value_t = OutcomeArg::Win)]
     pub flat_outcome: OutcomeArg,
     /// Keep a transposition table of position values across moves; new nodes start from it.
     #[arg(long)]
@@ -118,8 +118,8 @@ pub enum AlgorithmArg {
 /// `--flat-outcome`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OutcomeArg {
-    Score,
     Win,
+    Score,
 }
 
 impl Default for GtpArgs {
@@ -165,7 +165,7 @@ impl GtpArgs {
             ("--pp", self.pp),
             ("--amaf", self.amaf),
             ("--depth2", self.depth2),
-            ("--flat-outcome", self.flat_outcome != OutcomeArg::Score),
+            ("--flat-outcome", self.flat_outcome != OutcomeArg::Win),
         ];
         if let Some((name, _)) = flat_only.iter().find(|(_, on)| *on && !flat) {
             return Err(format!("{name} needs --algorithm flat"));
@@ -207,8 +207,8 @@ impl GtpArgs {
             amaf: self.amaf,
             depth2: self.depth2,
             flat_outcome: match self.flat_outcome {
-                OutcomeArg::Score => FlatOutcome::Score,
                 OutcomeArg::Win => FlatOutcome::Win,
+                OutcomeArg::Score => FlatOutcome::Score,
             },
             transpositions: self.transpositions,
             tt_prior: self.tt_prior,

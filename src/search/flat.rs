@@ -3,8 +3,9 @@
 //!
 //! Each playout plays one root move (the next one still in the race, round robin), with the
 //! depth-2 variant one reply to it (its least sampled one), then a random game to the end. Its
-//! outcome ([`FlatOutcome`]: by default the final score in points from the root player's side,
-//! as in the paper, whose `r_d = 1` and `sigma_e = 0.2` are in points) goes to:
+//! outcome ([`FlatOutcome`]: by default a win or loss scaled to +45 / -45 points so that the
+//! paper's `r_d = 1` and `sigma_e = 0.2`, given in points, keep their meaning; or the final
+//! score in points from the root player's side, as in the paper) goes to:
 //!
 //! * the root move played ("direct" statistics);
 //! * with [`Params::amaf`], also every root move the root player was first to play during the
@@ -26,9 +27,9 @@
 //!
 //! The choice is the move left with the highest value; the [`Report`] lists it first, then the
 //! other moves still in the race by value, then the pruned ones. A child's `visits` are the
-//! games that informed its value (AMAF samples with AMAF), its `winrate` the share of those
-//! games won (of the minimising reply's games at depth 2), its `pv` the move and, at depth 2,
-//! the minimising reply.
+//! games that informed the move's statistics (AMAF samples with AMAF), its `winrate` the share
+//! of those games won (at depth 2: of the minimising reply's games), its `pv` the move and, at
+//! depth 2, the minimising reply.
 //!
 //! With AMAF the searcher also hands its current AMAF win rates of both colours to the game
 //! every [`MOVE_VALUES_EVERY`] playouts ([`SearchGame::set_move_values`]), for playout
@@ -47,6 +48,9 @@ use std::time::Instant;
 
 /// Playouts between two calls of [`SearchGame::set_move_values`] (with AMAF).
 pub const MOVE_VALUES_EVERY: u64 = 256;
+
+/// The outcome of a won playout under [`FlatOutcome::Win`] (a lost one is the opposite).
+pub const WIN_POINTS: f64 = 45.0;
 
 /// Playouts between two looks at the clock, the monitor and the pruning rules.
 const CHECK_EVERY: u64 = 16;
@@ -251,7 +255,7 @@ impl<G: SearchGame> Flat<'_, G> {
         };
         let x = match self.p.flat_outcome {
             FlatOutcome::Score => sign * f64::from(out.score),
-            FlatOutcome::Win => f64::from(half) / 2.0,
+            FlatOutcome::Win => WIN_POINTS * (f64::from(half) - 1.0),
         };
         self.playouts += 1;
         self.black_score += f64::from(out.score);
@@ -336,7 +340,7 @@ impl<G: SearchGame> Flat<'_, G> {
                 pv.extend(e.reply);
                 let info = ChildInfo {
                     action: c.action,
-                    visits: e.games.min(u64::from(u32::MAX)) as u32,
+                    visits: self.stats(&c.direct, &c.amaf).n.min(u64::from(u32::MAX)) as u32,
                     winrate: e.winrate.unwrap_or(0.5),
                     amaf_visits: c.amaf.n.min(u64::from(u32::MAX)) as u32,
                     amaf_winrate: c.amaf.winrate().unwrap_or(0.5),

@@ -83,14 +83,19 @@ pub enum Algorithm {
 }
 
 /// The outcome of one playout for the flat searcher.
+///
+/// Seed 002 scores playouts in points and sets `r_d` and `sigma_e` in points, with a playout's
+/// score deviating by about 45 points on 9x9. We play to win (seed 003 reports win/loss
+/// outcomes beating score outcomes), so the default is the win/loss outcome scaled to the same
+/// spread: +45 for a win, -45 for a loss, 0 for a draw, whose deviation is at most 45 points;
+/// the paper's `r_d = 1` and `sigma_e = 0.2` then keep their meaning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum FlatOutcome {
-    /// The final score in points from the root player's side, as in seed 002 (its `r_d = 1`,
-    /// `sigma_e = 0.2` are in points, with a 9x9 playout score's deviation near 45 points).
+    /// +45 for a win, -45 for a loss, 0 for a draw (the default).
     #[default]
-    Score,
-    /// 1 for a win, 0 for a loss, 1/2 for a draw (`sigma_e` then is a share, not points).
     Win,
+    /// The final score in points from the root player's side, as in seed 002.
+    Score,
 }
 
 impl Default for Params {
@@ -114,7 +119,7 @@ impl Default for Params {
             pp_min_games: 100,
             amaf: false,
             depth2: false,
-            flat_outcome: FlatOutcome::Score,
+            flat_outcome: FlatOutcome::Win,
             transpositions: false,
             tt_prior: 32,
         }
