@@ -6,6 +6,7 @@
 
 use crate::playout::{EyeRule, Lgr, Policy};
 use crate::search::engine::EngineConfig;
+use crate::search::{Algorithm, Backup};
 use clap::ValueEnum;
 
 /// The presets.
@@ -14,8 +15,14 @@ pub enum Preset {
     /// Light playouts (the kernel's reference playout) with UCT and RAVE: the engine of the
     /// kernel benchmark, and the baseline of every comparison.
     Light,
-    /// Seed 000's *base* program: UCT with `mu + sqrt(log t / (10 s))`, no RAVE, playouts that
-    /// avoid surrounded points and answer ataris.
+    /// Seed 002's Oleg: flat Monte Carlo at the root with all-moves-as-first statistics and a
+    /// constant temperature K = 2 in the playouts, no progressive pruning.
+    Oleg,
+    /// Seed 002's Olga: flat Monte Carlo at the root with progressive pruning (r_d = 1,
+    /// sigma_e = 0.2, 100 games per move before pruning), light playouts.
+    Olga,
+    /// Seed 000's *base* program: UCT with `mu + sqrt(log t / (10 s))` and Crazy Stone's mix
+    /// backup, no RAVE, playouts that avoid surrounded points and answer ataris.
     GoloisBase,
     /// Seed 000's *base + eye + stop search*: real eyes instead of surrounded points.
     GoloisEye,
@@ -37,7 +44,11 @@ impl Preset {
     pub fn policy(self) -> Policy {
         let light = Policy::LIGHT;
         match self {
-            Preset::Light => light,
+            Preset::Light | Preset::Olga => light,
+            Preset::Oleg => Policy {
+                temperature: 2.0,
+                ..light
+            },
             Preset::GoloisBase => Policy {
                 eyes: EyeRule::Surrounded,
                 atari: true,
@@ -89,6 +100,20 @@ impl Preset {
                 p.exploration = 0.1f32.sqrt();
                 p.rave = false;
                 p.tuned = false;
+                p.backup = Backup::Mix;
+            }
+            Preset::Oleg => {
+                p.algorithm = Algorithm::Flat;
+                p.amaf = true;
+                p.pp = false;
+            }
+            Preset::Olga => {
+                p.algorithm = Algorithm::Flat;
+                p.pp = true;
+                p.amaf = false;
+                p.r_d = 1.0;
+                p.sigma_e = 0.2;
+                p.pp_min_games = 100;
             }
             Preset::Teye => {
                 p.tuned = true;

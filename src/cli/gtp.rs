@@ -3,8 +3,8 @@
 use super::PolicyArgs;
 use crate::gtp::{self, Settings};
 use crate::search::engine::EngineConfig;
-use crate::search::{Limits, Params};
-use clap::Parser;
+use crate::search::{Algorithm, Backup, FlatOutcome, Limits, Params};
+use clap::{Parser, ValueEnum};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -65,8 +65,71 @@ pub struct GtpArgs {
     /// Draw GoGui live graphics (gogui-gfx lines on stderr) while thinking.
     #[arg(long)]
     pub gfx: bool,
+    /// Backup operator of the tree: the mean, or Crazy Stone's mix (mean towards max).
+    /// [default: mean, or the preset's]
+    #[arg(long, value_enum)]
+    pub backup: Option<BackupArg>,
+    /// Search algorithm: the UCT tree, or flat Monte Carlo at the root (seed 002).
+    /// [default: uct, or the preset's]
+    #[arg(long, value_enum)]
+    pub algorithm: Option<AlgorithmArg>,
+    /// Flat search: progressive pruning.
+    #[arg(long)]
+    pub pp: bool,
+    /// Flat search with pruning: the ratio r_d of the pruning test m + r_d sigma < m' - r_d sigma'.
+    /// [default: 1, or the preset's]
+    #[arg(long, value_parser = positive_f32)]
+    pub rd: Option<f32>,
+    /// Flat search with pruning: moves whose standard errors are all below this are equal.
+    /// [default: 0.2, or the preset's]
+    #[arg(long, value_parser = non_negative_f32)]
+    pub sigma_e: Option<f32>,
+    /// Flat search with pruning: games per move before it may be pruned.
+    /// [default: 100, or the preset's]
+    #[arg(long)]
+    pub pp_min_games: Option<u32>,
+    /// Flat search: all-moves-as-first statistics.
+    #[arg(long)]
+    pub amaf: bool,
+    /// Flat search: depth-2 min-max (statistics per reply, min rule at depth 1).
+    #[arg(long)]
+    pub depth2: bool,
+    /// Flat search: a playout's outcome, win/loss as +-45 points, or the score (as in seed 002).
+    /// [default: win, or the preset's]
+    #[arg(long, value_enum)]
+    pub flat_outcome: Option<OutcomeArg>,
+    /// Keep a transposition table of position values across moves; new nodes start from it.
+    #[arg(long)]
+    pub transpositions: bool,
+    /// With --transpositions: at most this many table samples seed a new node.
+    #[arg(long, default_value_t = Params::default().tt_prior)]
+    pub tt_prior: u32,
+    /// Think on the opponent's time: after our move, search until the next command arrives.
+    #[arg(long)]
+    pub ponder: bool,
     #[command(flatten)]
     pub policy: PolicyArgs,
+}
+
+/// `--backup`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BackupArg {
+    Mean,
+    Mix,
+}
+
+/// `--algorithm`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AlgorithmArg {
+    Uct,
+    Flat,
+}
+
+/// `--flat-outcome`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutcomeArg {
+    Win,
+    Score,
 }
 
 impl Default for GtpArgs {
@@ -82,6 +145,20 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
+fn positive_f32(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("`{s}` is not a positive number")),
+    }
+}
+
+fn non_negative_f32(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(x) if x >= 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("`{s}` is not a number of at least 0")),
+    }
+}
+
 fn unit_interval(s: &str) -> Result<f32, String> {
     match s.parse::<f32>() {
         Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
@@ -90,6 +167,31 @@ fn unit_interval(s: &str) -> Result<f32, String> {
 }
 
 impl GtpArgs {
+    /// Refuses flags that do nothing with the others given (flat options without
+    /// `--algorithm flat`, tree options with it).
+    pub fn check(&self) -> Result<(), String> {
+        // Checked on the resolved parameters (preset and flags together).
+        let p = self.settings().config.params;
+        let flat = p.algorithm == Algorithm::Flat;
+        let flat_only = [
+            ("--pp", p.pp),
+            ("--amaf", p.amaf),
+            ("--depth2", p.depth2),
+            ("--flat-outcome", p.flat_outcome != FlatOutcome::Win),
+        ];
+        if let Some((name, _)) = flat_only.iter().find(|(_, on)| *on && !flat) {
+            return Err(format!("{name} needs --algorithm flat"));
+        }
+        let tree_only = [
+            ("--backup mix", p.backup == Backup::Mix),
+            ("--transpositions", p.transpositions),
+        ];
+        if let Some((name, _)) = tree_only.iter().find(|(_, on)| *on && flat) {
+            return Err(format!("{name} has no effect with --algorithm flat"));
+        }
+        Ok(())
+    }
+
     /// The GTP session settings these flags describe.
     #[must_use]
     pub fn settings(&self) -> Settings {
@@ -109,6 +211,29 @@ impl GtpArgs {
             threads: self.threads as usize,
             max_nodes: self.max_nodes as usize,
             seed: self.seed,
+            backup: match self.backup {
+                None => base.backup,
+                Some(BackupArg::Mean) => Backup::Mean,
+                Some(BackupArg::Mix) => Backup::Mix,
+            },
+            algorithm: match self.algorithm {
+                None => base.algorithm,
+                Some(AlgorithmArg::Uct) => Algorithm::Uct,
+                Some(AlgorithmArg::Flat) => Algorithm::Flat,
+            },
+            pp: self.pp || base.pp,
+            r_d: self.rd.unwrap_or(base.r_d),
+            sigma_e: self.sigma_e.unwrap_or(base.sigma_e),
+            pp_min_games: self.pp_min_games.unwrap_or(base.pp_min_games),
+            amaf: self.amaf || base.amaf,
+            depth2: self.depth2 || base.depth2,
+            flat_outcome: match self.flat_outcome {
+                None => base.flat_outcome,
+                Some(OutcomeArg::Win) => FlatOutcome::Win,
+                Some(OutcomeArg::Score) => FlatOutcome::Score,
+            },
+            transpositions: self.transpositions || base.transpositions,
+            tt_prior: self.tt_prior,
             ..base
         };
         let playouts = match (self.playouts, self.seconds) {
@@ -131,12 +256,14 @@ impl GtpArgs {
             komi: self.komi,
             verbose: !self.quiet,
             live_gfx: self.gfx,
+            ponder: self.ponder,
         }
     }
 }
 
 /// Runs GTP on stdin and stdout.
 pub fn run(a: &GtpArgs) -> anyhow::Result<ExitCode> {
+    a.check().map_err(anyhow::Error::msg)?;
     let stdin = std::io::BufReader::new(std::io::stdin());
     gtp::run(a.settings(), stdin, std::io::stdout(), std::io::stderr())?;
     Ok(ExitCode::SUCCESS)

@@ -131,6 +131,10 @@ pub fn summary(a: &Analysis, played: &str, threads: usize) -> String {
     if let Some(l) = a.score_lead {
         let _ = write!(s, ", score lead {l:+.1}");
     }
+    let reused = u64::from(a.root_visits).saturating_sub(a.playouts);
+    if reused > 0 {
+        let _ = write!(s, ", {reused} visits reused");
+    }
     if let Some(stop) = a.stop {
         let _ = write!(s, ", stop: {stop:?}");
     }

@@ -373,6 +373,9 @@ impl<O: Write, E: Write> Server<O, E> {
         if let Some(e) = io_error {
             return Err(e);
         }
+        if self.settings.ponder && req.commit && matches!(d, Decision::Play(_)) {
+            self.ponder_for = Some(!c);
+        }
         if live_gfx {
             writeln!(self.err, "gogui-gfx: CLEAR")?;
         }
@@ -466,6 +469,39 @@ impl<O: Write, E: Write> Server<O, E> {
         writeln!(self.out)?;
         self.out.flush()?;
         Ok(Reply::Written)
+    }
+
+    /// Searches for `c` (the opponent, after our move) until any input arrives, keeping the
+    /// tree for the next search (see "Pondering" in the module docs).
+    pub(super) fn ponder(&mut self, c: Color) -> io::Result<()> {
+        if self.input.poll_any() {
+            return Ok(());
+        }
+        let Server { engine, input, .. } = self;
+        let mut callback = |_: &dyn Fn() -> Analysis| {
+            if input.poll_any() {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let watch = Watch {
+            interval: Duration::from_millis(10),
+            callback: &mut callback,
+        };
+        let a = engine.analyze(c, &Limits::default(), Some(watch));
+        if self.settings.verbose {
+            writeln!(
+                self.err,
+                "ponder for {}: {} playouts in {:.2} s, {} nodes",
+                color_name(c),
+                a.playouts,
+                a.elapsed.as_secs_f64(),
+                a.nodes
+            )?;
+            self.err.flush()?;
+        }
+        Ok(())
     }
 
     /// `tengen-visits [color]`: a search with the move limits, shown as visit counts.

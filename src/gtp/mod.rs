@@ -31,6 +31,16 @@
 //!   `genmove_analyze` (Leela Zero format), `gogui-analyze_commands` (an ownership `dboard`
 //!   `tengen-ownership` and a visits `sboard` `tengen-visits`), `gogui-interrupt`.
 //!
+//! # Pondering
+//!
+//! With `--ponder` ([`Settings::ponder`]), after a `genmove` (or `kgs-genmove_cleanup`,
+//! `*-genmove_analyze`) has been answered, the engine keeps searching the position for the
+//! opponent, on the main loop while the reader thread collects input, until any line arrives
+//! (or the input ends). Then that command runs as usual: a `play` of the opponent's move keeps
+//! the pondered subtree for our next search (tree reuse), anything else simply finds the
+//! search stopped. So every command, `quit` and `gogui-interrupt` included, first stops the
+//! pondering (within about 10 ms) and there is never a search running behind a command.
+//!
 //! After every generated move a summary goes to stderr: playouts, playouts per second, nodes,
 //! win rate, score lead, why the search stopped, and the best moves with their principal
 //! variations.
@@ -62,6 +72,9 @@ pub struct Settings {
     pub verbose: bool,
     /// Draw GoGui live graphics (`gogui-gfx:` on stderr) while thinking.
     pub live_gfx: bool,
+    /// Search on the opponent's time after our moves, until the next command (see the module
+    /// docs).
+    pub ponder: bool,
 }
 
 impl Default for Settings {
@@ -77,6 +90,7 @@ impl Default for Settings {
             komi: 7.5,
             verbose: true,
             live_gfx: false,
+            ponder: false,
         }
     }
 }
@@ -158,6 +172,9 @@ pub struct Server<O: Write, E: Write> {
     input: Input,
     out: O,
     err: E,
+    /// The colour to ponder for once the current command is answered (set by a committed
+    /// generated move when pondering is on).
+    ponder_for: Option<crate::board::Color>,
 }
 
 /// Runs a GTP session on `input` until `quit` or the end of the input, answering on `out`
@@ -181,6 +198,7 @@ where
         input: Input::spawn(input),
         out,
         err,
+        ponder_for: None,
     };
     s.serve()
 }
@@ -211,6 +229,9 @@ impl<O: Write, E: Write> Server<O, E> {
                     self.respond('=', &id, "")?;
                     break;
                 }
+            }
+            if let Some(c) = self.ponder_for.take() {
+                self.ponder(c)?;
             }
         }
         self.out.flush()

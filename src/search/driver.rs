@@ -12,10 +12,21 @@
 //! every few playouts), and check the limits every few playouts; the calling thread sleeps,
 //! enforces the time limit and calls the caller's monitor at its interval (live analysis,
 //! interrupts). With one thread and a playout limit the search is reproducible.
+//!
+//! Under the mix backup ([`Backup::Mix`]) each backup also recomputes the mix value of every
+//! node on the path, leaf first, from the node's statistics and its children's stored mix
+//! values ([`mix_value`]). Threads store mix values without locks: a value computed from
+//! children that another thread is updating is a little stale, and the next backup through the
+//! node recomputes it, as with the virtual loss.
+//!
+//! With [`Params::transpositions`] the searcher keeps a [`Table`] of position values across
+//! searches (see [`crate::search::tt`]). With [`Params::algorithm`] set to [`Algorithm::Flat`]
+//! [`Searcher::run`] runs the flat searcher of [`crate::search::flat`] instead of the tree.
 
-use super::params::{Limits, Params};
+use super::params::{Algorithm, Backup, Limits, Params};
 use super::select::Selector;
-use super::tree::{Stats, Tree};
+use super::tree::{mix_value, Tree};
+use super::tt::Table;
 use super::{Action, ActionSet, Rollout, SearchGame};
 use crate::board::Color;
 use crate::playout::{BitSelect, Portable};
@@ -89,6 +100,9 @@ pub struct Report {
     /// Root visits, reused subtree included.
     pub root_visits: u32,
     /// Root moves, most visited first (ties: higher win rate first); pruned moves left out.
+    /// After a [`StopReason::Decided`] stop on a won position, the move decided on comes first
+    /// (see [`Limits::early_stop`]); after a flat search, the flat searcher's choice comes
+    /// first and the rest by value (see [`crate::search::flat`]).
     pub children: Vec<ChildInfo>,
     /// Mean final score from Black's side over this search's playouts.
     pub score: Option<f32>,
@@ -121,25 +135,43 @@ impl Report {
 
 /// A running search, as the monitor sees it.
 pub struct View<'a, G: SearchGame> {
-    sh: &'a Shared<'a, G>,
+    playouts: u64,
+    elapsed: Duration,
+    report: &'a dyn Fn(usize) -> Report,
+    _game: std::marker::PhantomData<fn() -> G>,
 }
 
-impl<G: SearchGame> View<'_, G> {
+impl<'a, G: SearchGame> View<'a, G> {
+    /// A view of a search that has run `playouts` in `elapsed`; `report(pv_len)` builds a
+    /// snapshot.
+    pub(crate) fn new(
+        playouts: u64,
+        elapsed: Duration,
+        report: &'a dyn Fn(usize) -> Report,
+    ) -> Self {
+        Self {
+            playouts,
+            elapsed,
+            report,
+            _game: std::marker::PhantomData,
+        }
+    }
+
     /// Playouts finished so far.
     #[must_use]
     pub fn playouts(&self) -> u64 {
-        self.sh.done()
+        self.playouts
     }
 
     #[must_use]
     pub fn elapsed(&self) -> Duration {
-        self.sh.start.elapsed()
+        self.elapsed
     }
 
     /// A snapshot report with principal variations of up to `pv_len` moves.
     #[must_use]
     pub fn report(&self, pv_len: usize) -> Report {
-        self.sh.report(pv_len)
+        (self.report)(pv_len)
     }
 }
 
@@ -155,6 +187,8 @@ pub struct Searcher<G: SearchGame> {
     params: Params,
     selector: Selector,
     tree: Tree,
+    /// The transposition table, when [`Params::transpositions`] is on.
+    tt: Option<Box<Table>>,
     searches: u64,
     _game: std::marker::PhantomData<fn() -> G>,
 }
@@ -164,11 +198,16 @@ impl<G: SearchGame> Searcher<G> {
     pub fn new(params: Params) -> Self {
         Self {
             selector: Selector::new(&params),
-            tree: Tree::new(params.max_nodes),
+            tree: Self::fresh_tree(&params),
+            tt: params.transpositions.then(Box::default),
             params,
             searches: 0,
             _game: std::marker::PhantomData,
         }
+    }
+
+    fn fresh_tree(p: &Params) -> Tree {
+        Tree::with_mix(p.max_nodes, p.backup == Backup::Mix)
     }
 
     #[must_use]
@@ -176,10 +215,16 @@ impl<G: SearchGame> Searcher<G> {
         &self.params
     }
 
-    /// Changes the parameters; the tree is dropped if the arena size changes.
+    /// Changes the parameters; the tree is dropped if the arena size or the backup operator
+    /// changes, the transposition table if transpositions are turned off.
     pub fn set_params(&mut self, params: Params) {
-        if params.max_nodes != self.params.max_nodes {
-            self.tree = Tree::new(params.max_nodes);
+        if params.max_nodes != self.params.max_nodes || params.backup != self.params.backup {
+            self.tree = Self::fresh_tree(&params);
+        }
+        if !params.transpositions {
+            self.tt = None;
+        } else if self.tt.is_none() {
+            self.tt = Some(Box::default());
         }
         self.selector = Selector::new(&params);
         self.params = params;
@@ -196,9 +241,18 @@ impl<G: SearchGame> Searcher<G> {
         &self.tree
     }
 
-    /// Forgets the tree.
+    /// Forgets the tree (the transposition table stays: its values are still right).
     pub fn clear(&mut self) {
-        self.tree = Tree::new(self.params.max_nodes);
+        self.tree = Self::fresh_tree(&self.params);
+    }
+
+    /// Forgets the tree and the transposition table (when the values of positions change, as
+    /// with a new komi).
+    pub fn reset(&mut self) {
+        self.clear();
+        if let Some(t) = &self.tt {
+            t.clear();
+        }
     }
 
     /// Moves the root down along `path` (the moves played since the last search), keeping that
@@ -218,6 +272,14 @@ impl<G: SearchGame> Searcher<G> {
         monitor: Option<Monitor<'_, G>>,
     ) -> Report {
         self.searches += 1;
+        if self.params.algorithm == Algorithm::Flat {
+            // The flat searcher keeps no tree: whatever follows starts afresh.
+            if self.tree.len() > 1 {
+                self.clear();
+            }
+            let seed = splitmix(self.params.seed ^ splitmix(self.searches));
+            return super::flat::run(root, &self.params, limits, forbidden, monitor, seed);
+        }
         let start = Instant::now();
         let mut actions = Vec::new();
         root.tree_actions(&mut actions);
@@ -235,6 +297,8 @@ impl<G: SearchGame> Searcher<G> {
             root,
             selector: &self.selector,
             params: &self.params,
+            tt: self.tt.as_deref().filter(|_| root.hash().is_some()),
+            side: root.board_side() as f32,
             limits: *limits,
             start,
             first_child: kids.start,
@@ -274,7 +338,9 @@ impl<G: SearchGame> Searcher<G> {
                 }
                 if let (Some(m), Some(tick)) = (monitor.as_mut(), next_tick) {
                     if now >= tick {
-                        if (m.callback)(&View { sh: &sh }).is_break() {
+                        let report = |n: usize| sh.report(n);
+                        let view = View::new(sh.done(), start.elapsed(), &report);
+                        if (m.callback)(&view).is_break() {
                             sh.finish(StopReason::Interrupted);
                         }
                         next_tick = Some(now + m.interval);
@@ -301,6 +367,15 @@ impl<G: SearchGame> Searcher<G> {
         } else {
             StopReason::Playouts
         });
+        if r.stop == Some(StopReason::Decided) {
+            if let Some(Decided::Won(c)) = sh.decided() {
+                let a = self.tree.node(c).action();
+                if let Some(k) = r.children.iter().position(|ch| ch.action == a) {
+                    let ch = r.children.remove(k);
+                    r.children.insert(0, ch);
+                }
+            }
+        }
         r
     }
 }
@@ -311,6 +386,10 @@ struct Shared<'a, G: SearchGame> {
     root: &'a G,
     selector: &'a Selector,
     params: &'a Params,
+    /// The transposition table, if on and the game has hashes.
+    tt: Option<&'a Table>,
+    /// [`SearchGame::board_side`] of the root, for the mix backup.
+    side: f32,
     limits: Limits,
     start: Instant,
     /// Index of the root's first child (root children are `first_child..` in the arena).
@@ -399,12 +478,37 @@ impl<G: SearchGame> Shared<'_, G> {
         false
     }
 
+    /// The value of node `c` for the player who moved into it: its mix value under the mix
+    /// backup, else its mean.
+    fn value(&self, c: usize) -> Option<f32> {
+        self.tree
+            .mix(c)
+            .or_else(|| self.tree.node(c).stats().mean())
+    }
+
+    /// Seed 000's rule for a decided game (see [`decided`]), after at least 1000 playouts of
+    /// this search.
+    fn decided(&self) -> Option<Decided> {
+        if self.done() < 1000 {
+            return None;
+        }
+        let root = self.tree.root();
+        let root_value = 1.0 - self.value(0)?;
+        let kids = root
+            .children()
+            .filter(|&c| !self.tree.node(c).is_pruned())
+            .map(|c| (c, self.tree.node(c).stats().visits, self.value(c)));
+        decided(root_value, kids)
+    }
+
     /// The early-stop rule (see [`Limits::early_stop`]).
     fn settled(&self, elapsed: Duration) -> Option<StopReason> {
+        if self.decided().is_some() {
+            return Some(StopReason::Decided);
+        }
         let done = self.done();
         let root = self.tree.root();
         let (mut b1, mut b2) = (0u32, 0u32);
-        let mut best = Stats::default();
         for c in root.children() {
             let n = self.tree.node(c);
             if n.is_pruned() {
@@ -414,15 +518,8 @@ impl<G: SearchGame> Shared<'_, G> {
             if s.visits > b1 {
                 b2 = b1;
                 b1 = s.visits;
-                best = s;
             } else if s.visits > b2 {
                 b2 = s.visits;
-            }
-        }
-        if done >= 1000 && best.visits >= 50 {
-            let q = best.mean().unwrap_or(0.5);
-            if !(0.001..=0.999).contains(&q) {
-                return Some(StopReason::Decided);
             }
         }
         let by_count = self.limits.playouts.map(|n| n.saturating_sub(done) as f64);
@@ -453,7 +550,7 @@ impl<G: SearchGame> Shared<'_, G> {
                 ChildInfo {
                     action: n.action(),
                     visits: s.visits,
-                    winrate: s.mean().unwrap_or(0.5),
+                    winrate: self.value(c).unwrap_or(0.5),
                     amaf_visits: a.visits,
                     amaf_winrate: a.mean().unwrap_or(0.5),
                     score: (sn > 0).then(|| ss as f32 / (2 * sn) as f32),
@@ -493,6 +590,41 @@ impl<G: SearchGame> Shared<'_, G> {
             stop: None,
         }
     }
+}
+
+/// A decided game (seed 000, section 3.4).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Decided {
+    /// Won: play this root child (its arena index).
+    Won(usize),
+    /// Lost.
+    Lost,
+}
+
+/// Values at or beyond these count as 1 and 0 (a reused subtree may hold a few old results).
+const WON: f32 = 0.999;
+const LOST: f32 = 0.001;
+
+/// Seed 000's stop rule, given the root's value for the player to move and each root child
+/// as (id, games, value for the player to move at the root): when the root's value is 1, the
+/// child with value 1 and the most games, if it has more than 50 games; when the root's value
+/// is 0, lost (the engine then resigns or plays on as it is configured). Otherwise `None`: keep
+/// searching.
+#[must_use]
+pub fn decided(
+    root_value: f32,
+    children: impl Iterator<Item = (usize, u32, Option<f32>)>,
+) -> Option<Decided> {
+    if root_value <= LOST {
+        return Some(Decided::Lost);
+    }
+    if root_value < WON {
+        return None;
+    }
+    let (c, n, _) = children
+        .filter(|&(_, _, v)| v.is_some_and(|v| v >= WON))
+        .max_by_key(|&(c, n, _)| (n, std::cmp::Reverse(c)))?;
+    (n > 50).then_some(Decided::Won(c))
 }
 
 /// From `c`, follow the most visited child; at most `len` moves.
@@ -540,6 +672,7 @@ fn worker<G: SearchGame, S: BitSelect>(sh: &Shared<'_, G>, t: usize, sel: S) {
     let mut rng = Pcg32::seed_from_u64(splitmix(sh.seed ^ splitmix(t as u64 + 1)));
     let mut state = sh.root.clone();
     let mut path: Vec<usize> = Vec::with_capacity(128);
+    let mut hashes: Vec<u64> = Vec::with_capacity(if sh.tt.is_some() { 128 } else { 0 });
     let mut actions: Vec<Action> = Vec::with_capacity(sh.root.action_space() + 1);
     let mine = &sh.threads[t];
     // AMAF results for the root's children, gathered here and added to the shared nodes every
@@ -563,9 +696,9 @@ fn worker<G: SearchGame, S: BitSelect>(sh: &Shared<'_, G>, t: usize, sel: S) {
             budget -= 1;
         }
         state.copy_from(sh.root);
-        descend(sh, &mut state, &mut path, &mut actions);
+        descend(sh, &mut state, &mut path, &mut hashes, &mut actions);
         let out = state.rollout(&mut rng, sel);
-        backup(sh, &path, &out, mine, &mut root_amaf);
+        backup(sh, &path, &hashes, &out, mine, &mut root_amaf);
         bump_u64(&mine.done, 1);
         k += 1;
         if k % CHECK_EVERY == 0 {
@@ -588,23 +721,35 @@ fn flush_root_amaf(tree: &Tree, deltas: &mut [u64]) {
     }
 }
 
-/// Walks from the root to a leaf, playing the tree moves on `state` and recording the node path;
-/// expands at most one node.
+/// Walks from the root to a leaf, playing the tree moves on `state` and recording the node path
+/// (and, with the transposition table, the hashes of the positions below the root); expands at
+/// most one node.
 #[inline(always)]
 fn descend<G: SearchGame>(
     sh: &Shared<'_, G>,
     state: &mut G,
     path: &mut Vec<usize>,
+    hashes: &mut Vec<u64>,
     actions: &mut Vec<Action>,
 ) {
     let tree = sh.tree;
     path.clear();
+    hashes.clear();
     let mut id = 0;
     let mut expanded_one = false;
     loop {
         let node = tree.node(id);
         let before = node.add_visit();
         path.push(id);
+        if let Some(tt) = sh.tt.filter(|_| id != 0) {
+            let h = state.hash().unwrap_or(0);
+            hashes.push(h);
+            if before == 0 {
+                if let Some(s) = tt.get(h) {
+                    node.add_stats(Table::prior(s, sh.params.tt_prior));
+                }
+            }
+        }
         if !node.is_expanded() {
             if expanded_one || before < sh.params.expand_after {
                 break;
@@ -640,6 +785,7 @@ fn reward(winner: Option<Color>, mover: Color) -> u32 {
 fn backup<G: SearchGame>(
     sh: &Shared<'_, G>,
     path: &[usize],
+    hashes: &[u64],
     out: &Rollout<G::Set>,
     mine: &ThreadStats,
     root_amaf: &mut [u64],
@@ -655,6 +801,12 @@ fn backup<G: SearchGame>(
             !root_to_move
         };
         node.add_wins(reward(out.winner, !to_move));
+        if let (Some(tt), Some(&h)) = (sh.tt, d.checked_sub(1).and_then(|k| hashes.get(k))) {
+            tt.add(h, reward(out.winner, !to_move));
+        }
+        if tree.has_mix() {
+            update_mix(tree, id, sh.side);
+        }
         if sh.params.rave {
             if let Some(&next) = path.get(d + 1) {
                 let a = tree.node(next).action();
@@ -702,6 +854,23 @@ fn backup<G: SearchGame>(
     }
 }
 
+/// Recomputes the mix value of node `id` from its statistics and its children's values.
+fn update_mix(tree: &Tree, id: usize, side: f32) {
+    let Some(q) = tree.node(id).stats().mean() else {
+        return;
+    };
+    let games = tree.node(id).stats().visits;
+    let first = tree.node(id).children().start;
+    // Children's values are from the side of the player to move here, and so is the mix
+    // computed from them; the node stores it from the side of the player who moved into it.
+    let kids = tree.children_of(id).iter().enumerate().map(|(k, ch)| {
+        let s = ch.stats();
+        (s.visits, tree.mix(first + k).or(s.mean()).unwrap_or(0.5))
+    });
+    let m = mix_value(1.0 - q, games, kids, side);
+    tree.set_mix(id, 1.0 - m);
+}
+
 /// splitmix64's finaliser, for deriving seeds.
 #[must_use]
 pub fn splitmix(mut z: u64) -> u64 {
@@ -709,4 +878,30 @@ pub fn splitmix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decided_rule() {
+        let kids = |v: &[(u32, f32)]| {
+            v.iter()
+                .enumerate()
+                .map(|(c, &(n, q))| (c + 1, n, Some(q)))
+                .collect::<Vec<_>>()
+                .into_iter()
+        };
+        // Won: the value-1 child with the most games, not the most visited child.
+        assert_eq!(
+            decided(1.0, kids(&[(900, 0.99), (60, 1.0), (51, 1.0)])),
+            Some(Decided::Won(2))
+        );
+        // ... only with more than 50 games.
+        assert_eq!(decided(1.0, kids(&[(900, 0.99), (50, 1.0)])), None);
+        assert_eq!(decided(1.0, kids(&[(900, 0.99)])), None);
+        assert_eq!(decided(0.5, kids(&[(900, 1.0)])), None);
+        assert_eq!(decided(0.0, kids(&[(900, 0.0)])), Some(Decided::Lost));
+    }
 }

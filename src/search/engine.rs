@@ -272,7 +272,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
 
     fn forget_tree(&mut self) {
         self.tree_root = None;
-        self.searcher.clear();
+        self.searcher.reset();
     }
 
     /// Keeps the subtree for a search by `c` now, if the moves since the last root follow on

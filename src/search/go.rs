@@ -195,6 +195,34 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
     fn action_space(&self) -> usize {
         64 * W
     }
+
+    fn board_side(&self) -> usize {
+        N
+    }
+
+    /// The board's Zobrist hash (the XOR of `Geometry::key` over the stones) with keys for
+    /// the side to move, the pass count (capped at 2) and the simple-ko point, so that equal
+    /// hashes mean the same moves and results; komi is not part of it.
+    fn hash(&self) -> Option<u64> {
+        let side = match self.to_move {
+            Color::Black => 0,
+            Color::White => 0x9e37_79b9_7f4a_7c15,
+        };
+        let passes = super::driver::splitmix(0x5bd1_e995 + u64::from(self.passes.min(2)));
+        let ko = self.board.ko().map_or(0, |(p, _)| {
+            super::driver::splitmix(0xc2b2_ae35 ^ (p.index() as u64 + 1))
+        });
+        Some(self.board.hash() ^ side ^ passes ^ ko)
+    }
+
+    /// Feeds the constant-temperature policy (seed 002): the values become `exp(K v)` move
+    /// weights in the shared policy tables, used by playouts when `Policy::temperature` is set.
+    fn set_move_values(&self, color: Color, values: &[f32]) {
+        if self.policy.temperature != 0.0 {
+            self.tables
+                .set_values(color, values, self.policy.temperature);
+        }
+    }
 }
 
 #[cfg(test)]

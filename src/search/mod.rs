@@ -8,18 +8,24 @@
 //! * [`params`]: tunables and limits.
 //! * [`select`]: the child-selection value (UCB1 / UCB1-tuned plus RAVE).
 //! * [`driver`]: [`Searcher`], running the threads, backing up results, choosing the move.
+//! * [`flat`]: flat Monte Carlo at depth 1 (or a depth-2 min-max), with progressive pruning
+//!   and all-moves-as-first statistics; [`Searcher`] runs it instead of the tree when
+//!   [`Params::algorithm`] says so.
+//! * [`tt`]: the transposition table of position values kept between searches.
 //! * [`go`]: Go as a [`SearchGame`]; [`engine`]: a whole engine (game plus search) behind an
 //!   object-safe trait, so the board size can be chosen at run time.
 
 pub mod driver;
 pub mod engine;
+pub mod flat;
 pub mod go;
 pub mod params;
 pub mod select;
 pub mod tree;
+pub mod tt;
 
 pub use driver::{ChildInfo, Report, Searcher, StopReason};
-pub use params::{Limits, Params};
+pub use params::{Algorithm, Backup, FlatOutcome, Limits, Params};
 
 use crate::board::{Bitboard, ByColor, Color};
 use crate::playout::BitSelect;
@@ -110,4 +116,35 @@ pub trait SearchGame: Clone + Send + Sync {
 
     /// One more than the largest action index (sizes per-action tables such as ownership).
     fn action_space(&self) -> usize;
+
+    /// The side length of the board (Go: `N`), for the mix backup operator's weights
+    /// ([`Backup::Mix`]). The default guesses it as the square root of the action space,
+    /// which is only right for games whose actions fill a square.
+    fn board_side(&self) -> usize {
+        ((self.action_space() as f64).sqrt().round() as usize).max(1)
+    }
+
+    /// A hash of the position for the transposition table ([`Params::transpositions`]), or
+    /// `None` if the game has none (then the table is not used).
+    ///
+    /// Contract: two states with the same hash are the same position for the search: same
+    /// stones, same player to move, and the same number of consecutive passes (capped at 2),
+    /// so every action and every result is the same from them. Any other state gets a
+    /// different hash except with negligible (64-bit random) probability. The hash must not
+    /// depend on the komi (the searcher forgets the table when the komi changes) and must
+    /// stay the same between searches (the table is kept from one move to the next).
+    fn hash(&self) -> Option<u64> {
+        None
+    }
+
+    /// Hook for a playout policy that uses move values (seed 002, section 4.3: a constant
+    /// temperature over the all-moves-as-first means). The flat searcher with AMAF calls it on
+    /// the root state every [`flat::MOVE_VALUES_EVERY`] playouts, once for each colour, with
+    /// `values[a.index()]` the current all-moves-as-first win rate in `[0, 1]` of action `a`
+    /// for `color` (NaN: no data yet; the slice is [`SearchGame::action_space`] long). Playouts
+    /// started afterwards from copies of the root (`clone` or `copy_from`) may use them; the
+    /// values of one call replace the previous ones for that colour. The default ignores them.
+    fn set_move_values(&self, color: Color, values: &[f32]) {
+        let _ = (color, values);
+    }
 }

@@ -32,6 +32,70 @@ pub struct Params {
     pub seed: u64,
     /// Collect per-point ownership at the end of each playout.
     pub ownership: bool,
+    /// How a node's value is backed up from its children (UCT only).
+    pub backup: Backup,
+    /// The search algorithm: the UCT tree, or flat Monte Carlo at the root.
+    pub algorithm: Algorithm,
+    /// Flat search: progressive pruning (seed 002, section 4.1).
+    pub pp: bool,
+    /// Flat search with pruning: a move is statistically inferior to another when
+    /// `m + r_d sigma < m' - r_d sigma'` (`m` the mean outcome, `sigma` its standard error).
+    pub r_d: f32,
+    /// Flat search with pruning: moves whose standard errors are all below `sigma_e` (in the
+    /// outcome's unit, see [`FlatOutcome`]) and none inferior to another are equal: stop.
+    pub sigma_e: f32,
+    /// Flat search with pruning: games a move needs before it can be pruned or judged equal.
+    pub pp_min_games: u32,
+    /// Flat search: all-moves-as-first statistics (every move the root player played first in
+    /// a playout gets its outcome), with or without pruning.
+    pub amaf: bool,
+    /// Flat search: a depth-2 min-max (statistics per reply, the min rule at depth 1, pruning
+    /// at depth 1) instead of depth 1.
+    pub depth2: bool,
+    /// Flat search: what one playout's outcome is.
+    pub flat_outcome: FlatOutcome,
+    /// UCT: keep a transposition table of position values (needs [`crate::search::SearchGame::hash`])
+    /// across searches and use it to give each new node a prior (see [`crate::search::tt`]).
+    pub transpositions: bool,
+    /// UCT with transpositions: at most this many of the table's samples seed a new node.
+    pub tt_prior: u32,
+}
+
+/// How a node's value is backed up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Backup {
+    /// The mean of all results through the node.
+    #[default]
+    Mean,
+    /// Crazy Stone's mix (seed 000, section 3.3): from the mean towards the best child's value
+    /// as the children gain games (see [`crate::search::tree::mix_value`]).
+    Mix,
+}
+
+/// Which searcher [`crate::search::Searcher::run`] uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Algorithm {
+    /// UCT with RAVE on a tree (the default).
+    #[default]
+    Uct,
+    /// Flat Monte Carlo at the root (seed 002), see [`crate::search::flat`].
+    Flat,
+}
+
+/// The outcome of one playout for the flat searcher.
+///
+/// Seed 002 scores playouts in points and sets `r_d` and `sigma_e` in points, with a playout's
+/// score deviating by about 45 points on 9x9. We play to win (seed 003 reports win/loss
+/// outcomes beating score outcomes), so the default is the win/loss outcome scaled to the same
+/// spread: +45 for a win, -45 for a loss, 0 for a draw, whose deviation is at most 45 points;
+/// the paper's `r_d = 1` and `sigma_e = 0.2` then keep their meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum FlatOutcome {
+    /// +45 for a win, -45 for a loss, 0 for a draw (the default).
+    #[default]
+    Win,
+    /// The final score in points from the root player's side, as in seed 002.
+    Score,
 }
 
 impl Default for Params {
@@ -47,6 +111,17 @@ impl Default for Params {
             max_nodes: 1 << 24,
             seed: 0x7e46_e4a1,
             ownership: true,
+            backup: Backup::Mean,
+            algorithm: Algorithm::Uct,
+            pp: false,
+            r_d: 1.0,
+            sigma_e: 0.2,
+            pp_min_games: 100,
+            amaf: false,
+            depth2: false,
+            flat_outcome: FlatOutcome::Win,
+            transpositions: false,
+            tt_prior: 32,
         }
     }
 }

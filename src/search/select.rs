@@ -11,6 +11,9 @@
 //!                                                                       (UCB1-tuned)
 //! ```
 //!
+//! Under the mix backup ([`crate::search::Backup::Mix`]) `q` is the child's mix value (its
+//! mean until the mix is first computed).
+//!
 //! `beta` and `1 / sqrt(n)` come from tables for small `n`, so the common case of a descent costs
 //! no square root per child.
 
@@ -28,6 +31,8 @@ pub struct Selector {
     rave: bool,
     rave_k: f32,
     fpu: f32,
+    /// Use the children's mix values (when computed) instead of their means.
+    mix: bool,
     beta: Box<[f32]>,
     inv_sqrt: Box<[f32]>,
 }
@@ -42,6 +47,7 @@ impl Selector {
             rave: p.rave,
             rave_k: k,
             fpu: p.fpu,
+            mix: p.backup == super::params::Backup::Mix,
             beta: (0..TABLE).map(|n| rave_beta(k, n as u32)).collect(),
             inv_sqrt: (0..TABLE).map(|n| 1.0 / (n.max(1) as f32).sqrt()).collect(),
         }
@@ -67,7 +73,21 @@ impl Selector {
     #[must_use]
     #[inline(always)]
     pub fn value(&self, s: Stats, amaf: Stats, ln_parent: f32, sqrt_ln_parent: f32) -> f32 {
-        let mean = s.mean();
+        self.value_with(s, s.mean(), amaf, ln_parent, sqrt_ln_parent)
+    }
+
+    /// [`Selector::value`] with `mean` standing for the child's own value (the mix value under
+    /// the mix backup; `None` before the first visit).
+    #[must_use]
+    #[inline(always)]
+    pub fn value_with(
+        &self,
+        s: Stats,
+        mean: Option<f32>,
+        amaf: Stats,
+        ln_parent: f32,
+        sqrt_ln_parent: f32,
+    ) -> f32 {
         let base = match (self.rave, amaf.mean()) {
             (true, Some(qa)) => match mean {
                 None => qa,
@@ -103,6 +123,18 @@ impl Selector {
         let sqrt_ln = ln_n.sqrt();
         let mut best = None;
         let mut best_v = f32::NEG_INFINITY;
+        if self.mix && tree.has_mix() {
+            for (k, ch) in tree.children_of(node).iter().enumerate() {
+                let s = ch.stats();
+                let q = tree.mix(first + k).or(s.mean());
+                let v = self.value_with(s, q, ch.amaf(), ln_n, sqrt_ln);
+                if v > best_v && !ch.is_pruned() {
+                    best_v = v;
+                    best = Some(first + k);
+                }
+            }
+            return best;
+        }
         for (k, ch) in tree.children_of(node).iter().enumerate() {
             let v = self.value(ch.stats(), ch.amaf(), ln_n, sqrt_ln);
             if v > best_v && !ch.is_pruned() {

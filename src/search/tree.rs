@@ -5,6 +5,9 @@
 //! is atomic: threads read statistics while others update them, and a node is published by a
 //! release store of its state after its block is filled. Nothing is freed during a search;
 //! [`Tree::reroot`] copies the subtree that is still useful into a fresh arena between searches.
+//!
+//! With the mix backup operator ([`crate::search::Backup::Mix`]) the tree also holds a mix
+//! value per node, in a side array so that the nodes stay 24 bytes when it is off.
 
 use super::Action;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::*};
@@ -164,6 +167,12 @@ impl Node {
             .store(v + (1 << 32) + u64::from(half_points), Relaxed);
     }
 
+    /// Adds samples to the tree statistics (a prior from the transposition table).
+    #[inline]
+    pub fn add_stats(&self, s: Stats) {
+        self.stats.fetch_add(s.pack(), Relaxed);
+    }
+
     /// Adds packed AMAF results (`visits << 32 | half-point wins`) gathered elsewhere.
     #[inline]
     pub fn add_amaf_packed(&self, delta: u64) {
@@ -184,6 +193,89 @@ pub struct Tree {
     nodes: Box<[Node]>,
     /// Nodes handed out so far (the root included).
     used: AtomicU32,
+    /// Per node, its mix value (see [`mix_value`]) from the side of the player who moved into
+    /// it, stored as the bits of `mix + 1` so that 0 (fresh memory) reads as "not yet
+    /// computed". Empty when the mix backup is off.
+    mix: Box<[AtomicU32]>,
+}
+
+/// Crazy Stone's mix value of a node (seed 000, section 3.3), all values from the side of the
+/// player to move at the node.
+///
+/// `mean` and `games` are the node's own mean result and games; `children` yields each visited
+/// child's games and mix value. With no such child the mix is the mean. Otherwise let `best` be
+/// the child of highest mix and `second` the child with the most games if it has more games than
+/// `best`, else the child of second-highest mix. The mean carries the weight `w = 2 side`,
+/// multiplied by `games / (16 side)` once the node has more than `16 side` games. With both
+/// `best` and `second` present, the mix is:
+///
+/// * if `best` has fewer games than `second`: the weighted average `(n2 best.mix + w mean) /
+///   (n2 + w)` (with `n2` the games of `second`, as the paper writes it) when `second.mix` is
+///   above the mean; else `(n1 best.mix + w mean) / (n1 + w)` when `best.mix` is below the
+///   mean; else the mean;
+/// * otherwise `(n1 best.mix + w mean) / (n1 + w)`.
+///
+/// With a single visited child the mix is that child's mix. So a node's value starts at its mean
+/// and, as its best children gain games relative to `w`, moves towards the best child's value
+/// (the maximum for the player to move).
+#[must_use]
+pub fn mix_value(
+    mean: f32,
+    games: u32,
+    children: impl Iterator<Item = (u32, f32)>,
+    side: f32,
+) -> f32 {
+    // (games, mix) of the best, the second best by mix, and the most played child.
+    let mut best: Option<(u32, f32)> = None;
+    let mut second_best: Option<(u32, f32)> = None;
+    let mut most: Option<(u32, f32)> = None;
+    for (n, m) in children {
+        if n == 0 {
+            continue;
+        }
+        match best {
+            Some((_, bm)) if m <= bm => {
+                if second_best.map_or(true, |(_, sm)| m > sm) {
+                    second_best = Some((n, m));
+                }
+            }
+            _ => {
+                second_best = best;
+                best = Some((n, m));
+            }
+        }
+        if most.map_or(true, |(mn, _)| n > mn) {
+            most = Some((n, m));
+        }
+    }
+    let Some((n1, m1)) = best else {
+        return mean;
+    };
+    let second = match most {
+        Some(c) if c.0 > n1 => Some(c),
+        _ => second_best,
+    };
+    let Some((n2, m2)) = second else {
+        return m1;
+    };
+    let mut w = 2.0 * side;
+    if games as f32 > 16.0 * side {
+        w *= games as f32 / (16.0 * side);
+    }
+    let (n1, n2) = (n1 as f32, n2 as f32);
+    let averaged0 = (n1 * m1 + w * mean) / (n1 + w);
+    let averaged1 = (n2 * m1 + w * mean) / (n2 + w);
+    if n1 < n2 {
+        if m2 > mean {
+            averaged1
+        } else if m1 < mean {
+            averaged0
+        } else {
+            mean
+        }
+    } else {
+        averaged0
+    }
 }
 
 impl Tree {
@@ -192,10 +284,48 @@ impl Tree {
     /// costs only what the search touches.
     #[must_use]
     pub fn new(capacity: usize) -> Tree {
+        Tree::with_mix(capacity, false)
+    }
+
+    /// [`Tree::new`], with room for a mix value per node if `mix`.
+    #[must_use]
+    pub fn with_mix(capacity: usize, mix: bool) -> Tree {
         let capacity = capacity.clamp(1, u32::MAX as usize);
         Tree {
             nodes: zeroed_nodes(capacity),
             used: AtomicU32::new(1),
+            mix: if mix {
+                zeroed_u32(capacity)
+            } else {
+                Box::default()
+            },
+        }
+    }
+
+    /// Whether the tree keeps mix values.
+    #[must_use]
+    #[inline(always)]
+    pub fn has_mix(&self) -> bool {
+        !self.mix.is_empty()
+    }
+
+    /// The mix value of node `id` from the side of the player who moved into it, if computed.
+    #[must_use]
+    #[inline(always)]
+    pub fn mix(&self, id: usize) -> Option<f32> {
+        match self.mix.get(id).map(|m| m.load(Relaxed)) {
+            None | Some(0) => None,
+            Some(b) => Some(f32::from_bits(b) - 1.0),
+        }
+    }
+
+    /// Stores the mix value of node `id` (a plain store: the last writer wins, and every backup
+    /// through the node recomputes it from its children, so a lost write is repaired by the
+    /// next one).
+    #[inline(always)]
+    pub fn set_mix(&self, id: usize, v: f32) {
+        if let Some(m) = self.mix.get(id) {
+            m.store((v.clamp(0.0, 1.0) + 1.0).to_bits(), Relaxed);
         }
     }
 
@@ -289,7 +419,7 @@ impl Tree {
             match self.child(at, a) {
                 Some(c) => at = c,
                 None => {
-                    *self = Tree::new(self.capacity());
+                    *self = Tree::with_mix(self.capacity(), self.has_mix());
                     return false;
                 }
             }
@@ -297,9 +427,12 @@ impl Tree {
         if at == 0 {
             return true;
         }
-        let fresh = Tree::new(self.capacity());
+        let fresh = Tree::with_mix(self.capacity(), self.has_mix());
         let src = &self.nodes[at];
         fresh.nodes[0].set(Action(0), src.stats(), Stats::default());
+        if let Some(m) = self.mix(at) {
+            fresh.set_mix(0, m);
+        }
         // Breadth-first copy: `queue` pairs an old node with its copy.
         let mut queue = std::collections::VecDeque::from([(at, 0usize)]);
         while let Some((old, new)) = queue.pop_front() {
@@ -314,6 +447,9 @@ impl Tree {
             for (k, c) in kids.enumerate() {
                 let n = &self.nodes[c];
                 fresh.nodes[first + k].set(n.action(), n.stats(), n.amaf());
+                if let Some(m) = self.mix(c) {
+                    fresh.set_mix(first + k, m);
+                }
                 queue.push_back((c, first + k));
             }
             let dst = &fresh.nodes[new];
@@ -340,9 +476,63 @@ fn zeroed_nodes(n: usize) -> Box<[Node]> {
     }
 }
 
+/// `n` zeroed counters (lazily zeroed by the operating system, like the nodes).
+fn zeroed_u32(n: usize) -> Box<[AtomicU32]> {
+    let layout = std::alloc::Layout::array::<AtomicU32>(n).expect("tree capacity overflows memory");
+    // SAFETY: `layout` has a nonzero size (n >= 1). An all-zero `AtomicU32` is valid. The pointer
+    // comes from the global allocator with the layout of `[AtomicU32; n]`, which is what
+    // `Box<[AtomicU32]>` frees with.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout).cast::<AtomicU32>();
+        if p.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mix_moves_from_mean_to_max() {
+        // A node with mean 0.5 whose best child has value 0.9, on a 9-wide board (w = 18).
+        let side = 9.0;
+        let kids = |n1: u32, n2: u32| [(n1, 0.9f32), (n2, 0.3f32)].into_iter();
+        assert_eq!(mix_value(0.5, 10, std::iter::empty(), side), 0.5);
+        assert_eq!(mix_value(0.5, 10, [(10, 0.9)].into_iter(), side), 0.9);
+        let few = mix_value(0.5, 4, kids(2, 2), side);
+        let some = mix_value(0.5, 100, kids(60, 40), side);
+        let many = mix_value(0.5, 10_000, kids(9_000, 1_000), side);
+        assert!(
+            (few - (2.0 * 0.9 + 18.0 * 0.5) / 20.0).abs() < 1e-6,
+            "{few}"
+        );
+        assert!(
+            0.5 < few && few < some && some < many && many < 0.9,
+            "{few} {some} {many}"
+        );
+        // Past 16 side games the mean's weight grows with the games: 10000 / 144 * 18 = 1250.
+        let w = 18.0 * 10_000.0 / 144.0;
+        assert!((many - (9000.0 * 0.9 + w * 0.5) / (9000.0 + w)).abs() < 1e-5);
+        // The most played child is not the best: its games weigh the best child's value.
+        let m = mix_value(0.5, 100, [(10, 0.9), (90, 0.6)].into_iter(), side);
+        assert!((m - (90.0 * 0.9 + 18.0 * 0.5) / 108.0).abs() < 1e-6, "{m}");
+    }
+
+    #[test]
+    fn mix_survives_reroot() {
+        let mut t = Tree::with_mix(100, true);
+        assert!(t.expand(0, &[Action(1), Action(2)]));
+        let c = t.child(0, Action(2)).unwrap();
+        assert_eq!(t.mix(c), None);
+        t.set_mix(c, 0.25);
+        assert_eq!(t.mix(c), Some(0.25));
+        assert!(t.reroot(&[Action(2)]));
+        assert!(t.has_mix());
+        assert_eq!(t.mix(0), Some(0.25));
+    }
 
     #[test]
     fn expand_and_reroot() {
