@@ -197,9 +197,10 @@ impl GtpArgs {
     pub fn settings(&self) -> Settings {
         // The preset first; the flags given override it.
         let mut config = EngineConfig::default();
-        if let Some(p) = self.policy.preset {
-            p.apply(&mut config);
-        }
+        self.policy
+            .preset
+            .unwrap_or(crate::preset::Preset::Tengen)
+            .apply(&mut config);
         config.policy = self.policy.policy(config.policy);
         let base = config.params;
         let params = Params {

@@ -30,6 +30,7 @@ pub enum LgrArg {
 #[derive(Args, Debug, Clone, PartialEq, Default)]
 pub struct PolicyArgs {
     /// Named configuration: a seed system or tengen's default (see `perf/strength.md`).
+    /// `gtp` uses `tengen` unless told otherwise; `bench` runs light playouts unless told.
     #[arg(long, value_enum)]
     pub preset: Option<Preset>,
     /// Eye rule of the playouts.
