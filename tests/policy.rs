@@ -381,7 +381,7 @@ fn every_preset_plays_a_game_over_gtp() {
             "0",
         ]);
         let mut input = String::from("boardsize 9\nclear_board\nkomi 7.5\n");
-        for _ in 0..30 {
+        for _ in 0..110 {
             input.push_str("genmove b\ngenmove w\n");
         }
         input.push_str("final_score\nquit\n");
@@ -399,6 +399,12 @@ fn every_preset_plays_a_game_over_gtp() {
             replies.iter().all(|r| r.starts_with('=')),
             "{name}: an error reply\n{out}"
         );
-        assert_eq!(replies.len(), 3 + 60 + 2, "{name}\n{out}");
+        assert_eq!(replies.len(), 3 + 220 + 2, "{name}\n{out}");
+        // A complete game: somewhere both sides passed in a row (the GTP game goes on after).
+        let moves = &replies[3..223];
+        assert!(
+            moves.windows(2).any(|w| w == ["= pass", "= pass"]),
+            "{name}: no two passes in a row\n{out}"
+        );
     }
 }
