@@ -6,7 +6,7 @@
 
 use crate::board::{Board, Color};
 use crate::playout::{heavy_playout, light_playout, BitSelect, PlayoutConfig, Portable};
-use crate::playout::{MoveLog, Policy, PolicyTables};
+use crate::playout::{MoveLog, Outcome, Policy, PolicyTables};
 use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -241,40 +241,13 @@ fn worker<const N: usize, const W: usize, S: BitSelect>(
     stop: &AtomicBool,
     sel: S,
 ) -> BenchStats {
-    let cpu0 = thread_cpu_time();
     let cfg = PlayoutConfig {
         komi: job.komi,
         ..PlayoutConfig::standard(N)
     };
-    let mut rng = Pcg32::seed_from_u64(job.seed);
-    let mut board = Board::<N, W>::new();
-    let mut st = BenchStats::default();
-    let mut sig = 0u64;
-    loop {
-        let chunk = match job.count {
-            Some(n) => CHUNK.min(n - st.playouts),
-            None if stop.load(Ordering::Relaxed) => 0,
-            None => CHUNK,
-        };
-        if chunk == 0 {
-            break;
-        }
-        for _ in 0..chunk {
-            board.clear();
-            let out = light_playout(&mut board, Color::Black, &cfg, &mut rng, sel);
-            st.moves += u64::from(out.moves);
-            st.black_wins += u64::from(out.winner == Color::Black);
-            st.score_sum += f64::from(out.score);
-            st.capped += u64::from(out.capped);
-            sig =
-                mix(sig ^ board.hash() ^ (u64::from(out.moves) << 32) ^ (out.score as i64 as u64));
-        }
-        st.playouts += chunk;
-        progress.done.fetch_add(chunk, Ordering::Relaxed);
-    }
-    st.signature = sig;
-    st.cpu = thread_cpu_time().saturating_sub(cpu0);
-    st
+    run_playouts::<N, W>(job, progress, stop, |board, rng| {
+        light_playout(board, Color::Black, &cfg, rng, sel)
+    })
 }
 
 /// `worker` for a playout policy other than the light one: the same loop and statistics
@@ -284,14 +257,38 @@ fn heavy_worker<const N: usize, const W: usize>(
     progress: &Progress,
     stop: &AtomicBool,
 ) -> BenchStats {
-    let cpu0 = thread_cpu_time();
     let cfg = PlayoutConfig {
         komi: job.komi,
         ..PlayoutConfig::standard(N)
     };
+    let mut log = MoveLog::new(cfg.max_moves as usize + 1);
+    run_playouts::<N, W>(job, progress, stop, |board, rng| {
+        log.reset(Color::Black, None);
+        heavy_playout(
+            board,
+            Color::Black,
+            None,
+            &cfg,
+            &job.policy,
+            job.tables,
+            &mut log,
+            rng,
+        )
+    })
+}
+
+/// The bench loop of one thread: `playout` from the empty board, again and again, in chunks
+/// between looks at the clock and the progress counter, gathering statistics and signature.
+#[inline(always)]
+fn run_playouts<const N: usize, const W: usize>(
+    job: &Job,
+    progress: &Progress,
+    stop: &AtomicBool,
+    mut playout: impl FnMut(&mut Board<N, W>, &mut Pcg32) -> Outcome<W>,
+) -> BenchStats {
+    let cpu0 = thread_cpu_time();
     let mut rng = Pcg32::seed_from_u64(job.seed);
     let mut board = Board::<N, W>::new();
-    let mut log = MoveLog::new(cfg.max_moves as usize + 1);
     let mut st = BenchStats::default();
     let mut sig = 0u64;
     loop {
@@ -305,17 +302,7 @@ fn heavy_worker<const N: usize, const W: usize>(
         }
         for _ in 0..chunk {
             board.clear();
-            log.reset(Color::Black, None);
-            let out = heavy_playout(
-                &mut board,
-                Color::Black,
-                None,
-                &cfg,
-                &job.policy,
-                job.tables,
-                &mut log,
-                &mut rng,
-            );
+            let out = playout(&mut board, &mut rng);
             st.moves += u64::from(out.moves);
             st.black_wins += u64::from(out.winner == Color::Black);
             st.score_sum += f64::from(out.score);

@@ -143,6 +143,24 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
         ]
     }
 
+    /// The eight bit indices around `i`, off-board ones included, in ring order starting at the
+    /// south-west diagonal and turning counter-clockwise: SW, S, SE, E, NE, N, NW, W (so a
+    /// quarter turn of the 3x3 neighbourhood shifts the ring by two).
+    #[must_use]
+    #[inline(always)]
+    pub const fn ring(i: usize) -> [usize; 8] {
+        [
+            i.wrapping_sub(Self::S + 1),
+            i.wrapping_sub(Self::S),
+            i.wrapping_sub(Self::S - 1),
+            i + 1,
+            i + Self::S + 1,
+            i + Self::S,
+            i + Self::S - 1,
+            i.wrapping_sub(1),
+        ]
+    }
+
     /// Offset of bit index `i` in the mailbox: `cell index = i + S + 1`, so every orthogonal
     /// and diagonal neighbour of an on-board point has a cell (row -1 and the guard columns
     /// read as off-board).

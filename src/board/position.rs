@@ -649,25 +649,13 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.cell(i)
     }
 
-    /// The eight cells around the on-board point `i`, two bits each, in ring order starting at
-    /// the south-west diagonal and turning counter-clockwise: SW, S, SE, E, NE, N, NW, W (a
-    /// quarter turn of the 3x3 neighbourhood is a rotation of the code by four bits).
+    /// The eight cells around the on-board point `i`, two bits each, in `Geometry::ring` order
+    /// (a quarter turn of the 3x3 neighbourhood is a rotation of the code by four bits).
     #[must_use]
     #[inline(always)]
     pub fn ring_code(&self, i: usize) -> u16 {
-        let s = Geometry::<N, W>::S;
-        let ring = [
-            i.wrapping_sub(s + 1),
-            i.wrapping_sub(s),
-            i.wrapping_sub(s - 1),
-            i + 1,
-            i + s + 1,
-            i + s,
-            i + s - 1,
-            i.wrapping_sub(1),
-        ];
         let mut code = 0u16;
-        for (k, q) in ring.into_iter().enumerate() {
+        for (k, q) in Geometry::<N, W>::ring(i).into_iter().enumerate() {
             code |= u16::from(self.cell(q)) << (2 * k);
         }
         code

@@ -576,16 +576,9 @@ impl<'a> Mover<'a> {
         last: usize,
         rng: &mut R,
     ) -> Option<usize> {
-        let mut urgent = Urgent::new();
-        for q in ring(N, last) {
-            if board.cell_at(q) == CELL_EMPTY
-                && self.pats.matches(board.ring_code(q))
-                && board.libs_after(c, q) >= 2
-            {
-                urgent.add(q, 1);
-            }
-        }
-        self.pick(board, c, &mut urgent, 0, rng)
+        self.ring_move(board, c, last, rng, |q| {
+            self.pats.matches(board.ring_code(q)) && board.libs_after(c, q) >= 2
+        })
     }
 
     /// A random acceptable move among the empty points around `last`, or `None`.
@@ -596,9 +589,23 @@ impl<'a> Mover<'a> {
         last: usize,
         rng: &mut R,
     ) -> Option<usize> {
+        self.ring_move(board, c, last, rng, |_| true)
+    }
+
+    /// A random acceptable move among the empty points around `last` that pass `keep`, or
+    /// `None`. Off-board points never count (their cell is never empty).
+    #[inline(always)]
+    fn ring_move<const N: usize, const W: usize, R: RngCore>(
+        &self,
+        board: &Board<N, W>,
+        c: Color,
+        last: usize,
+        rng: &mut R,
+        keep: impl Fn(usize) -> bool,
+    ) -> Option<usize> {
         let mut urgent = Urgent::new();
-        for q in ring(N, last) {
-            if board.cell_at(q) == CELL_EMPTY {
+        for q in Geometry::<N, W>::ring(last) {
+            if board.cell_at(q) == CELL_EMPTY && keep(q) {
                 urgent.add(q, 1);
             }
         }
@@ -723,23 +730,6 @@ impl<'a> Mover<'a> {
         }
         self.random_move(board, c, rng)
     }
-}
-
-/// The on-board points of the 3x3 ring around `i` (as bit indices; off-board ones are
-/// filtered by the caller's cell test, as `CELL_OFF` is never empty).
-#[inline(always)]
-fn ring(n: usize, i: usize) -> [usize; 8] {
-    let s = n + 1;
-    [
-        i.wrapping_sub(s + 1),
-        i.wrapping_sub(s),
-        i.wrapping_sub(s - 1),
-        i + 1,
-        i + s + 1,
-        i + s,
-        i + s - 1,
-        i.wrapping_sub(1),
-    ]
 }
 
 /// Every orthogonal neighbour of `i` on the board is a stone of `c` not in atari.
