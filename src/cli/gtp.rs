@@ -104,6 +104,11 @@ pub struct GtpArgs {
     /// With --transpositions: at most this many table samples seed a new node.
     #[arg(long, default_value_t = Params::default().tt_prior)]
     pub tt_prior: u32,
+    /// Games that Go knowledge (captures, atari escapes, self-ataris, 3x3 shapes, edge moves in
+    /// empty areas) is worth for each new node's children; 0 for none.
+    /// [default: 0, or the preset's]
+    #[arg(long)]
+    pub prior: Option<u32>,
     /// Think on the opponent's time: after our move, search until the next command arrives.
     #[arg(long)]
     pub ponder: bool,
@@ -235,6 +240,7 @@ impl GtpArgs {
             },
             transpositions: self.transpositions || base.transpositions,
             tt_prior: self.tt_prior,
+            prior: self.prior.unwrap_or(base.prior),
             ..base
         };
         let playouts = match (self.playouts, self.seconds) {

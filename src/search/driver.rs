@@ -25,7 +25,7 @@
 
 use super::params::{Algorithm, Backup, Limits, Params};
 use super::select::Selector;
-use super::tree::{mix_value, Tree};
+use super::tree::{mix_value, Stats, Tree};
 use super::tt::Table;
 use super::{Action, ActionSet, Rollout, SearchGame};
 use crate::board::Color;
@@ -284,7 +284,11 @@ impl<G: SearchGame> Searcher<G> {
         let mut actions = Vec::new();
         root.tree_actions(&mut actions);
         if !self.tree.root().is_expanded() && !actions.is_empty() {
-            self.tree.expand(0, &actions);
+            let mut priors = Vec::new();
+            if self.params.prior > 0 {
+                root.priors(&actions, self.params.prior, &mut priors);
+            }
+            self.tree.expand_with(0, &actions, &priors);
         }
         let kids = self.tree.root().children();
         for c in kids.clone() {
@@ -674,6 +678,7 @@ fn worker<G: SearchGame, S: BitSelect>(sh: &Shared<'_, G>, t: usize, sel: S) {
     let mut path: Vec<usize> = Vec::with_capacity(128);
     let mut hashes: Vec<u64> = Vec::with_capacity(if sh.tt.is_some() { 128 } else { 0 });
     let mut actions: Vec<Action> = Vec::with_capacity(sh.root.action_space() + 1);
+    let mut priors: Vec<Stats> = Vec::with_capacity(sh.root.action_space() + 1);
     let mine = &sh.threads[t];
     // AMAF results for the root's children, gathered here and added to the shared nodes every
     // few playouts: every simulation touches about half of them, and writing them each time
@@ -696,7 +701,7 @@ fn worker<G: SearchGame, S: BitSelect>(sh: &Shared<'_, G>, t: usize, sel: S) {
             budget -= 1;
         }
         state.copy_from(sh.root);
-        descend(sh, &mut state, &mut path, &mut hashes, &mut actions);
+        descend(sh, &mut state, &mut path, &mut hashes, &mut actions, &mut priors);
         let out = state.rollout(&mut rng, sel);
         backup(sh, &path, &hashes, &out, mine, &mut root_amaf);
         bump_u64(&mine.done, 1);
@@ -731,6 +736,7 @@ fn descend<G: SearchGame>(
     path: &mut Vec<usize>,
     hashes: &mut Vec<u64>,
     actions: &mut Vec<Action>,
+    priors: &mut Vec<Stats>,
 ) {
     let tree = sh.tree;
     path.clear();
@@ -756,7 +762,11 @@ fn descend<G: SearchGame>(
             }
             actions.clear();
             state.tree_actions(actions);
-            if actions.is_empty() || !tree.expand(id, actions) {
+            priors.clear();
+            if sh.params.prior > 0 {
+                state.priors(actions, sh.params.prior, priors);
+            }
+            if actions.is_empty() || !tree.expand_with(id, actions, priors) {
                 break;
             }
             expanded_one = true;

@@ -6,8 +6,10 @@
 //! search only likes ending the game by passing when that wins on the board. Positional superko
 //! is the game's business: the searcher receives it as a filter on root moves.
 
+use super::tree::Stats;
 use super::{Action, Rollout, SearchGame};
-use crate::board::{Bitboard, Board, ByColor, Color, Point};
+use crate::board::geometry::cell_of;
+use crate::board::{Bitboard, Board, ByColor, Color, Geometry, Point};
 use crate::game::area;
 use crate::playout::{heavy_playout, light_playout, BitSelect, MoveLog, PlayoutConfig};
 use crate::playout::{Policy, PolicyTables};
@@ -213,6 +215,80 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             super::driver::splitmix(0xc2b2_ae35 ^ (p.index() as u64 + 1))
         });
         Some(self.board.hash() ^ side ^ passes ^ ko)
+    }
+
+    /// Go knowledge for new nodes, from the side of the player to move, `w` games for a strong
+    /// sign and `w / 2` for a weak one (several signs add up):
+    ///
+    /// * capturing a string in atari: `w` games won;
+    /// * saving an own string in atari by extending to two or more liberties: `w` games won;
+    /// * a self-atari (the move's string left with one liberty, capturing nothing): `w` games
+    ///   lost for a string of two or more stones, `w / 2` for a lone stone;
+    /// * a 3x3 shape of the playout patterns ([`crate::playout::patterns`]) that is not a
+    ///   self-atari: `w / 2` games won;
+    /// * in an empty area (no stone within three steps): the first line `w` games lost, the
+    ///   second `w / 2` games lost.
+    ///
+    /// The pass and moves with no sign get nothing.
+    fn priors(&self, actions: &[Action], w: u32, out: &mut Vec<Stats>) {
+        let b = &self.board;
+        let c = self.to_move;
+        let own = cell_of(c.index());
+        let opp = cell_of((!c).index());
+        let pats = crate::playout::patterns::table();
+        let half = (w / 2).max(1);
+        // Points with no stone within three steps.
+        let mut near = b.stones(Color::Black) | b.stones(Color::White);
+        for _ in 0..3 {
+            near |= Geometry::<N, W>::neighbours(near);
+        }
+        let edge1 = Geometry::<N, W>::EDGE;
+        let edge2 = Geometry::<N, W>::neighbours(edge1) - edge1;
+        for &a in actions {
+            let mut s = Stats::default();
+            let Some(p) = Self::point(a) else {
+                out.push(s);
+                continue;
+            };
+            let i = p.index();
+            let won = |s: &mut Stats, n: u32| {
+                s.visits += n;
+                s.wins += 2 * n;
+            };
+            let lost = |s: &mut Stats, n: u32| s.visits += n;
+            let mut captures = false;
+            let mut has_own = false;
+            let mut own_in_atari = false;
+            for q in Geometry::<N, W>::around(i) {
+                let v = b.cell_at(q);
+                if v == opp && b.lib_count_of(q) == 1 {
+                    captures = true;
+                } else if v == own {
+                    has_own = true;
+                    own_in_atari |= b.lib_count_of(q) == 1;
+                }
+            }
+            let libs = b.libs_after(c, i);
+            if captures {
+                won(&mut s, w);
+            } else if libs <= 1 {
+                lost(&mut s, if has_own { w } else { half });
+            }
+            if own_in_atari && libs >= 2 {
+                won(&mut s, w);
+            }
+            if libs >= 2 && pats.matches(b.ring_code(i)) {
+                won(&mut s, half);
+            }
+            if !near.contains(i) {
+                if edge1.contains(i) {
+                    lost(&mut s, w);
+                } else if edge2.contains(i) {
+                    lost(&mut s, half);
+                }
+            }
+            out.push(s);
+        }
     }
 
     /// Feeds the constant-temperature policy (seed 002): the values become `exp(K v)` move

@@ -147,4 +147,15 @@ pub trait SearchGame: Clone + Send + Sync {
     fn set_move_values(&self, color: Color, values: &[f32]) {
         let _ = (color, values);
     }
+
+    /// Prior knowledge for a node being expanded ([`Params::prior`]): for each of `actions`
+    /// (what [`SearchGame::tree_actions`] just offered here), pushes onto `out` (cleared by the
+    /// caller) the games and half-point wins, from the side of the player to move, that the
+    /// game's heuristics are worth. `weight` is the number of games a strong heuristic counts
+    /// for. The searcher seeds each child's AMAF statistics with them, so the heuristics guide a
+    /// young node and fade as real samples arrive. The default knows nothing (all zero).
+    fn priors(&self, actions: &[Action], weight: u32, out: &mut Vec<tree::Stats>) {
+        let _ = weight;
+        out.extend(actions.iter().map(|_| tree::Stats::default()));
+    }
 }

@@ -59,6 +59,10 @@ pub struct Params {
     pub transpositions: bool,
     /// UCT with transpositions: at most this many of the table's samples seed a new node.
     pub tt_prior: u32,
+    /// UCT: games that the game's prior knowledge ([`crate::search::SearchGame::priors`]) is
+    /// worth for a new node's children (0: none). For Go: captures, atari escapes,
+    /// self-ataris, 3x3 shapes and first/second-line moves in empty areas.
+    pub prior: u32,
 }
 
 /// How a node's value is backed up.
@@ -122,6 +126,7 @@ impl Default for Params {
             flat_outcome: FlatOutcome::Win,
             transpositions: false,
             tt_prior: 32,
+            prior: 0,
         }
     }
 }

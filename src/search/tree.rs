@@ -372,6 +372,12 @@ impl Tree {
     /// Expands `id` with one child per action, unless another thread is doing it, it is done, or
     /// the arena is full. Returns whether this call expanded it.
     pub fn expand(&self, id: usize, actions: &[Action]) -> bool {
+        self.expand_with(id, actions, &[])
+    }
+
+    /// [`Tree::expand`] with initial AMAF statistics for the children (`priors[k]` for
+    /// `actions[k]`; missing entries start empty).
+    pub fn expand_with(&self, id: usize, actions: &[Action], priors: &[Stats]) -> bool {
         let node = &self.nodes[id];
         if node
             .link
@@ -386,7 +392,8 @@ impl Tree {
             return false;
         };
         for (k, &a) in actions[..n].iter().enumerate() {
-            self.nodes[first + k].set(a, Stats::default(), Stats::default());
+            let prior = priors.get(k).copied().unwrap_or_default();
+            self.nodes[first + k].set(a, Stats::default(), prior);
         }
         node.count.fetch_or(n as u16, Relaxed);
         node.link.store(first as u32, Release);

@@ -1,0 +1,103 @@
+//! Go knowledge as node priors (`--prior`): which moves it favours and disfavours, and that
+//! the searcher seeds new children's AMAF statistics with it.
+
+use tengen::board::{Board9, Color, Point, COLUMNS};
+use tengen::search::go::GoState;
+use tengen::search::tree::Stats;
+use tengen::search::{Action, Limits, Params, SearchGame, Searcher};
+
+fn pt(v: &str) -> Point {
+    let col = COLUMNS.find(v[..1].to_ascii_uppercase().as_str()).unwrap();
+    let row: usize = v[1..].parse().unwrap();
+    Board9::point(col, row - 1).unwrap()
+}
+
+fn act(v: &str) -> Action {
+    GoState::<9, 2>::action(pt(v))
+}
+
+/// Black to play. White's e5 is in atari (e6 captures); Black's b9-c9 is in atari and a9 only
+/// fills its last liberty but one; the lower left is empty.
+fn position() -> GoState<9, 2> {
+    let b: Board9 = ". X X O . . . . .
+                     . O O . . . . . .
+                     . . . . . . . . .
+                     . . . . . . . . .
+                     . . . X O X . . .
+                     . . . . X . . . .
+                     . . . . . . . . .
+                     . . . . . . . . .
+                     . . . . . . . . ."
+        .parse()
+        .unwrap();
+    GoState::new(&b, Color::Black, 0, 7.5)
+}
+
+fn prior_of(s: &GoState<9, 2>, v: &str, w: u32) -> Stats {
+    let mut out = Vec::new();
+    s.priors(&[act(v)], w, &mut out);
+    assert_eq!(out.len(), 1);
+    out[0]
+}
+
+#[test]
+fn go_knowledge_signs() {
+    let s = position();
+    // The capture: at least w games, all won.
+    let cap = prior_of(&s, "e6", 20);
+    assert!(cap.visits >= 20, "{cap:?}");
+    assert_eq!(cap.wins, 2 * cap.visits);
+    // A self-atari of a two-stone string: w games lost.
+    assert_eq!(prior_of(&s, "a9", 20), Stats { visits: 20, wins: 0 });
+    // Empty area: the first line w games lost, the second w / 2, the third nothing.
+    assert_eq!(prior_of(&s, "a1", 20), Stats { visits: 20, wins: 0 });
+    assert_eq!(prior_of(&s, "b2", 20), Stats { visits: 10, wins: 0 });
+    assert_eq!(prior_of(&s, "c3", 20), Stats::default());
+    // The pass knows nothing.
+    let mut out = Vec::new();
+    s.priors(&[tengen::search::go::PASS], 20, &mut out);
+    assert_eq!(out, vec![Stats::default()]);
+}
+
+#[test]
+fn an_escape_from_atari_is_favoured() {
+    // White's e5 is in atari; e6 extends it to three liberties.
+    let b: Board9 = ". . . . . . . . .
+                     . . . . . . . . .
+                     . . . . . . . . .
+                     . . . . . . . . .
+                     . . . X O X . . .
+                     . . . . X . . . .
+                     . . . . . . . . .
+                     . . . . . . . . .
+                     . . . . . . . . ."
+        .parse()
+        .unwrap();
+    let s = GoState::<9, 2>::new(&b, Color::White, 0, 7.5);
+    let esc = prior_of(&s, "e6", 20);
+    assert!(esc.visits >= 20, "{esc:?}");
+    assert_eq!(esc.wins, 2 * esc.visits);
+}
+
+#[test]
+fn the_searcher_seeds_new_children_with_the_priors() {
+    let s = position();
+    for prior in [0, 20] {
+        let mut searcher = Searcher::new(Params {
+            prior,
+            ..Params::default()
+        });
+        searcher.run(&s, &Limits::playouts(1), &|_| false, None);
+        let tree = searcher.tree();
+        let e6 = tree.child(0, act("e6")).unwrap();
+        let a1 = tree.child(0, act("a1")).unwrap();
+        let (cap, edge) = (tree.node(e6).amaf(), tree.node(a1).amaf());
+        if prior == 0 {
+            // One playout: at most one AMAF sample each.
+            assert!(cap.visits <= 1 && edge.visits <= 1);
+        } else {
+            assert!(cap.visits >= 20 && cap.wins >= 2 * 20, "{cap:?}");
+            assert!(edge.visits >= 20 && edge.wins <= 2, "{edge:?}");
+        }
+    }
+}
