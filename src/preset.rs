@@ -10,9 +10,6 @@ use crate::search::{Algorithm, Backup};
 use clap::ValueEnum;
 
 /// The presets.
-/// Games of Go knowledge per new child in the `tengen` preset ([`crate::search::Params::prior`]).
-pub const TENGEN_PRIOR: u32 = 20;
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Preset {
     /// Light playouts (the kernel's reference playout) with UCT and RAVE: the engine of the
@@ -37,8 +34,8 @@ pub enum Preset {
     OregoLgr,
     /// Seed 004's Teye: UCB1-tuned with RAVE (k = 1000) and MoGo's 3x3 patterns.
     Teye,
-    /// Tengen's default: UCT + RAVE with Go knowledge as node priors (`--prior 20`), playouts
-    /// with atari urgencies, 3x3 patterns and no self-atari (see `perf/strength.md`).
+    /// Tengen's default: UCT + RAVE, playouts with atari urgencies, 3x3 patterns and no
+    /// self-atari (see `perf/strength.md`).
     Tengen,
 }
 
@@ -98,10 +95,7 @@ impl Preset {
         cfg.policy = self.policy();
         let p = &mut cfg.params;
         match self {
-            Preset::Light | Preset::Orego | Preset::OregoLgr => {}
-            Preset::Tengen => {
-                p.prior = TENGEN_PRIOR;
-            }
+            Preset::Light | Preset::Tengen | Preset::Orego | Preset::OregoLgr => {}
             Preset::GoloisBase | Preset::GoloisEye | Preset::Golois => {
                 // mu + sqrt(log t / (10 s)) is c = sqrt(1/10) in c * sqrt(ln t / s).
                 p.exploration = 0.1f32.sqrt();
