@@ -23,7 +23,7 @@
 //! * Game: `undo showboard fixed_handicap place_free_handicap set_free_handicap loadsgf
 //!   printsgf get_komi query_boardsize`.
 //! * End of game: `final_score`, `final_status_list alive|dead|seki` (dead stones from playout
-//!   ownership; seki is not detected and always empty), `kgs-genmove_cleanup`, `kgs-rules`
+//!   ownership; seki from the shape, see [`crate::game::score::seki`]), `kgs-genmove_cleanup`, `kgs-rules`
 //!   (any rules are accepted; scoring is always area scoring).
 //! * Time: `time_settings`, `time_left`, `kgs-time_settings none|absolute|byoyomi|canadian`.
 //! * Regression and analysis: `reg_genmove`, `lz-analyze`, `lz-genmove_analyze`,

@@ -450,8 +450,10 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         dead
     }
 
+    /// Dead stones: from the ownership estimate, but never a string in seki (random playouts
+    /// often break a seki, so its strings look dead about half the time).
     fn estimate_dead(&self) -> Bitboard<W> {
-        self.dead_from(&self.estimate_ownership())
+        self.dead_from(&self.estimate_ownership()) - crate::game::score::seki(self.game.board())
     }
 
     fn to_points(vs: &[Vertex]) -> Result<Vec<crate::board::Point>, GameError> {
@@ -704,11 +706,14 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
     fn final_status(&mut self) -> Vec<(Vertex, StoneStatus)> {
         let dead = self.estimate_dead();
         let b = self.game.board();
+        let seki = crate::game::score::seki(b);
         (b.stones(Color::Black) | b.stones(Color::White))
             .iter()
             .map(|i| {
                 let s = if dead.contains(i) {
                     StoneStatus::Dead
+                } else if seki.contains(i) {
+                    StoneStatus::Seki
                 } else {
                     StoneStatus::Alive
                 };

@@ -36,3 +36,10 @@
 13 komi 7.5
 14 final_score
 #? [W\+7\.5]
+
+# Seki: an eye each and one shared liberty (c9); the outer walls are not in seki.
+15 loadsgf tests/gtp/seki.sgf
+#? [black]
+
+16 final_status_list seki
+#? [A8 B8 C8 D8 E8 F8 B9 D9 F9]
