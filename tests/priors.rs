@@ -48,10 +48,28 @@ fn go_knowledge_signs() {
     assert!(cap.visits >= 20, "{cap:?}");
     assert_eq!(cap.wins, 2 * cap.visits);
     // A self-atari of a two-stone string: w games lost.
-    assert_eq!(prior_of(&s, "a9", 20), Stats { visits: 20, wins: 0 });
+    assert_eq!(
+        prior_of(&s, "a9", 20),
+        Stats {
+            visits: 20,
+            wins: 0
+        }
+    );
     // Empty area: the first line w games lost, the second w / 2, the third nothing.
-    assert_eq!(prior_of(&s, "a1", 20), Stats { visits: 20, wins: 0 });
-    assert_eq!(prior_of(&s, "b2", 20), Stats { visits: 10, wins: 0 });
+    assert_eq!(
+        prior_of(&s, "a1", 20),
+        Stats {
+            visits: 20,
+            wins: 0
+        }
+    );
+    assert_eq!(
+        prior_of(&s, "b2", 20),
+        Stats {
+            visits: 10,
+            wins: 0
+        }
+    );
     assert_eq!(prior_of(&s, "c3", 20), Stats::default());
     // The pass knows nothing.
     let mut out = Vec::new();

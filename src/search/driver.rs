@@ -701,7 +701,14 @@ fn worker<G: SearchGame, S: BitSelect>(sh: &Shared<'_, G>, t: usize, sel: S) {
             budget -= 1;
         }
         state.copy_from(sh.root);
-        descend(sh, &mut state, &mut path, &mut hashes, &mut actions, &mut priors);
+        descend(
+            sh,
+            &mut state,
+            &mut path,
+            &mut hashes,
+            &mut actions,
+            &mut priors,
+        );
         let out = state.rollout(&mut rng, sel);
         backup(sh, &path, &hashes, &out, mine, &mut root_amaf);
         bump_u64(&mine.done, 1);
