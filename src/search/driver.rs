@@ -25,7 +25,7 @@
 
 use super::params::{Algorithm, Backup, Limits, Params};
 use super::select::Selector;
-use super::tree::{mix_value, Stats, Tree};
+use super::tree::{mix_value, Node, Stats, Tree};
 use super::tt::Table;
 use super::{Action, ActionSet, Rollout, SearchGame};
 use crate::board::Color;
@@ -684,6 +684,7 @@ fn worker<G: SearchGame, S: BitSelect>(sh: &Shared<'_, G>, t: usize, sel: S) {
     // few playouts: every simulation touches about half of them, and writing them each time
     // would keep their cache lines moving between the threads' cores.
     let mut root_amaf = vec![0u64; sh.tree.children_of(0).len()];
+    let mut sets = ChildSets::new(sh.tree);
     // Playouts claimed from the shared count and not yet played.
     let mut budget = 0u64;
     let mut k = 0u32;
@@ -710,7 +711,7 @@ fn worker<G: SearchGame, S: BitSelect>(sh: &Shared<'_, G>, t: usize, sel: S) {
             &mut priors,
         );
         let out = state.rollout(&mut rng, sel);
-        backup(sh, &path, &hashes, &out, mine, &mut root_amaf);
+        backup(sh, &path, &hashes, &out, mine, &mut root_amaf, &mut sets);
         bump_u64(&mine.done, 1);
         k += 1;
         if k % CHECK_EVERY == 0 {
@@ -806,6 +807,7 @@ fn backup<G: SearchGame>(
     out: &Rollout<G::Set>,
     mine: &ThreadStats,
     root_amaf: &mut [u64],
+    sets: &mut ChildSets<G::Set>,
 ) {
     let tree = sh.tree;
     let root_to_move = sh.root.to_move();
@@ -832,20 +834,37 @@ fn backup<G: SearchGame>(
             }
             let r = reward(out.winner, to_move);
             let played = &first[to_move];
+            let kids = tree.children_of(id);
+            if kids.is_empty() {
+                continue;
+            }
+            let mut hit = |k: usize| {
+                if d == 0 {
+                    root_amaf[k] += (1 << 32) + u64::from(r);
+                } else {
+                    kids[k].add_amaf(r);
+                }
+            };
+            let set = sets.get(tree, id);
+            if set.members != UNORDERED {
+                // The members' positions are their ranks in the set; the rest are tested.
+                played.for_each_rank_in(&set.set, &mut hit);
+                for (k, ch) in kids.iter().enumerate().skip(set.members as usize) {
+                    if played.contains(ch.action()) {
+                        hit(k);
+                    }
+                }
+                continue;
+            }
             // Find the matches of a chunk without branching, then update only those: the test
             // is a coin flip per child, which a branch would mispredict half the time.
-            for (c, chunk) in tree.children_of(id).chunks(64).enumerate() {
+            for (c, chunk) in kids.chunks(64).enumerate() {
                 let mut hits = 0u64;
                 for (k, ch) in chunk.iter().enumerate() {
                     hits |= u64::from(played.contains(ch.action())) << k;
                 }
                 while hits != 0 {
-                    let k = hits.trailing_zeros() as usize;
-                    if d == 0 {
-                        root_amaf[64 * c + k] += (1 << 32) + u64::from(r);
-                    } else {
-                        chunk[k].add_amaf(r);
-                    }
+                    hit(64 * c + hits.trailing_zeros() as usize);
                     hits &= hits - 1;
                 }
             }
@@ -868,6 +887,85 @@ fn backup<G: SearchGame>(
         };
         out.owner[Color::Black].for_each(|a| bump(a, 1));
         out.owner[Color::White].for_each(|a| bump(a, -1));
+    }
+}
+
+/// [`ChildSet::members`] of a block not in set order.
+const UNORDERED: u32 = u32::MAX;
+
+/// The actions of a block of children as a set, for the AMAF pass. When the children whose
+/// actions a set can hold come first, in increasing action order (Go's tree moves: the points,
+/// then a pass), child `k` of that prefix holds the action of rank `k` in the set, so the
+/// children whose move the mover played first are found by intersecting two sets
+/// ([`ActionSet::for_each_rank_in`]) instead of testing every child.
+#[derive(Clone, Copy)]
+struct ChildSet<S> {
+    set: S,
+    /// Children in the set (the prefix), or [`UNORDERED`].
+    members: u32,
+}
+
+impl<S: ActionSet> ChildSet<S> {
+    fn of(kids: &[Node]) -> Self {
+        let mut set = S::default();
+        let mut members = 0;
+        let mut last = None;
+        for (k, ch) in kids.iter().enumerate() {
+            let a = ch.action();
+            set.insert(a);
+            if set.contains(a) {
+                if members != k || last.is_some_and(|l| l >= a) {
+                    return ChildSet {
+                        set,
+                        members: UNORDERED,
+                    };
+                }
+                members += 1;
+                last = Some(a);
+            }
+        }
+        ChildSet {
+            set,
+            members: members as u32,
+        }
+    }
+}
+
+/// Slots of a thread's [`ChildSets`] (a power of two).
+const CHILD_SETS: usize = 1024;
+
+/// One thread's child sets of the root and of recently backed-up nodes (direct-mapped by node
+/// index). A block of children never changes once published, so a set stays right for the
+/// whole search.
+struct ChildSets<S> {
+    root: ChildSet<S>,
+    /// (node index, its child set); `u32::MAX`: empty (the root is not cached here).
+    slots: Vec<(u32, ChildSet<S>)>,
+}
+
+impl<S: ActionSet> ChildSets<S> {
+    fn new(tree: &Tree) -> Self {
+        let empty = ChildSet {
+            set: S::default(),
+            members: UNORDERED,
+        };
+        ChildSets {
+            root: ChildSet::of(tree.children_of(0)),
+            slots: vec![(u32::MAX, empty); CHILD_SETS],
+        }
+    }
+
+    /// The child set of the expanded node `id`.
+    #[inline(always)]
+    fn get(&mut self, tree: &Tree, id: usize) -> ChildSet<S> {
+        if id == 0 {
+            return self.root;
+        }
+        let slot = &mut self.slots[id & (CHILD_SETS - 1)];
+        if slot.0 != id as u32 {
+            *slot = (id as u32, ChildSet::of(tree.children_of(id)));
+        }
+        slot.1
     }
 }
 

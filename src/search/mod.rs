@@ -49,8 +49,19 @@ pub trait ActionSet: Copy + Default + Send + Sync {
     fn contains(&self, a: Action) -> bool;
     fn insert(&mut self, a: Action);
     fn remove(&mut self, a: Action);
-    /// Calls `f` for every action of the set.
+    /// Calls `f` for every action of the set, in increasing index order.
     fn for_each(&self, f: impl FnMut(Action));
+    /// Calls `f(r)` for every action of `self` that is also in `of`, in increasing index order,
+    /// with `r` its rank in `of` (how many actions of `of` have a smaller index).
+    fn for_each_rank_in(&self, of: &Self, mut f: impl FnMut(usize)) {
+        let mut r = 0;
+        of.for_each(|a| {
+            if self.contains(a) {
+                f(r);
+            }
+            r += 1;
+        });
+    }
 }
 
 /// Bitboards hold point actions; actions beyond the capacity (a pass) are never members.
@@ -75,6 +86,20 @@ impl<const W: usize> ActionSet for Bitboard<W> {
     fn for_each(&self, mut f: impl FnMut(Action)) {
         for i in *self {
             f(Action(i as u16));
+        }
+    }
+    /// A word at a time: the rank of a common bit is the count of `of`'s bits before it.
+    #[inline(always)]
+    fn for_each_rank_in(&self, of: &Self, mut f: impl FnMut(usize)) {
+        let mut before = 0;
+        for (&mine, &theirs) in self.0.iter().zip(&of.0) {
+            let mut common = mine & theirs;
+            while common != 0 {
+                let below = (common & common.wrapping_neg()) - 1;
+                f(before + (theirs & below).count_ones() as usize);
+                common &= common - 1;
+            }
+            before += theirs.count_ones() as usize;
         }
     }
 }

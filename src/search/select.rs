@@ -18,7 +18,7 @@
 //! no square root per child.
 
 use super::params::Params;
-use super::tree::{Stats, Tree};
+use super::tree::{Node, Stats, Tree};
 
 /// Table length for `beta` and `1 / sqrt(n)`.
 const TABLE: usize = 4096;
@@ -114,35 +114,194 @@ impl Selector {
 
     /// The child of `node` with the highest value (the first on ties), skipping pruned children;
     /// `None` if there is none.
+    ///
+    /// The children are taken [`LANES`] at a time: one pass copies their statistics into local
+    /// arrays (one atomic load per pair, so each child's visits and wins, and its AMAF
+    /// visits and wins, are read as consistent pairs, as [`Node::stats`] reads them), and a
+    /// second computes every value with the arithmetic of [`Selector::value_with`] in
+    /// branch-free lanes that the compiler vectorises (`beta` and `1 / sqrt(n)` computed, not
+    /// looked up: the tables hold the same correctly rounded results), keeping the best value
+    /// and child per lane. The values, and so the choice, are bit for bit those of a
+    /// child-by-child loop over [`Selector::value_with`]. Only the root's children can be
+    /// pruned ([`Node::set_pruned`]), so only there are the pruned marks read.
     #[must_use]
     #[inline(always)]
     pub fn select(&self, tree: &Tree, node: usize) -> Option<usize> {
         let parent = tree.node(node);
         let first = parent.children().start;
         let ln_n = (parent.stats().visits.max(1) as f32).ln();
-        let sqrt_ln = ln_n.sqrt();
-        let mut best = None;
-        let mut best_v = f32::NEG_INFINITY;
-        if self.mix && tree.has_mix() {
-            for (k, ch) in tree.children_of(node).iter().enumerate() {
-                let s = ch.stats();
-                let q = tree.mix(first + k).or(s.mean());
-                let v = self.value_with(s, q, ch.amaf(), ln_n, sqrt_ln);
-                if v > best_v && !ch.is_pruned() {
-                    best_v = v;
-                    best = Some(first + k);
+        let k = Consts {
+            ln_n,
+            c_sqrt_ln: self.exploration * ln_n.sqrt(),
+            exploration: self.exploration,
+            rave_k: self.rave_k,
+            rave: self.rave,
+            fpu: self.fpu,
+        };
+        let mix = self.mix && tree.has_mix();
+        let mut lanes = Lanes::default();
+        let mut best = Best::default();
+        for (c, chunk) in tree.children_of(node).chunks(LANES).enumerate() {
+            let base = c * LANES;
+            lanes.load(chunk, node == 0);
+            if mix {
+                for (i, m) in lanes.mix.iter_mut().take(chunk.len()).enumerate() {
+                    *m = tree.mix_bits(first + base + i);
                 }
             }
-            return best;
-        }
-        for (k, ch) in tree.children_of(node).iter().enumerate() {
-            let v = self.value(ch.stats(), ch.amaf(), ln_n, sqrt_ln);
-            if v > best_v && !ch.is_pruned() {
-                best_v = v;
-                best = Some(first + k);
+            if self.tuned {
+                lanes.values::<true>(&k, &mut best, base);
+            } else {
+                lanes.values::<false>(&k, &mut best, base);
             }
         }
-        best
+        best.get().map(|i| first + i)
+    }
+}
+
+/// Children evaluated together by [`Selector::select`].
+pub const LANES: usize = 16;
+
+/// What the value of every child of one node shares.
+struct Consts {
+    ln_n: f32,
+    /// `c sqrt(ln N)`, the factor of `1 / sqrt(n)` in the UCB1 term.
+    c_sqrt_ln: f32,
+    exploration: f32,
+    rave_k: f32,
+    rave: bool,
+    fpu: f32,
+}
+
+/// The statistics of up to [`LANES`] children, one array per field.
+struct Lanes {
+    visits: [u32; LANES],
+    wins: [u32; LANES],
+    amaf_visits: [u32; LANES],
+    amaf_wins: [u32; LANES],
+    /// The bits of `mix + 1` (0: none, or the mix backup is off), as the tree stores them.
+    mix: [u32; LANES],
+    pruned: [bool; LANES],
+    /// Children in the chunk (the lanes past them are skipped).
+    len: u32,
+}
+
+impl Default for Lanes {
+    fn default() -> Self {
+        Lanes {
+            visits: [0; LANES],
+            wins: [0; LANES],
+            amaf_visits: [0; LANES],
+            amaf_wins: [0; LANES],
+            mix: [0; LANES],
+            pruned: [false; LANES],
+            len: 0,
+        }
+    }
+}
+
+/// The best value and child (its position among the children) seen in each lane so far.
+struct Best {
+    value: [f32; LANES],
+    child: [u32; LANES],
+}
+
+impl Default for Best {
+    fn default() -> Self {
+        Best {
+            value: [f32::NEG_INFINITY; LANES],
+            child: [0; LANES],
+        }
+    }
+}
+
+impl Best {
+    /// The child of the highest value, the first on ties (each lane kept its first best, so
+    /// among the lanes holding the highest value the smallest child wins); `None` if every
+    /// child was skipped.
+    #[inline(always)]
+    fn get(&self) -> Option<usize> {
+        let mut best: Option<(f32, u32)> = None;
+        for (&v, &c) in self.value.iter().zip(&self.child) {
+            if v == f32::NEG_INFINITY {
+                continue;
+            }
+            match best {
+                Some((bv, bc)) if v < bv || (v == bv && c > bc) => {}
+                _ => best = Some((v, c)),
+            }
+        }
+        best.map(|(_, c)| c as usize)
+    }
+}
+
+impl Lanes {
+    /// Copies the statistics of `chunk` (at most [`LANES`] nodes), and their pruned marks if
+    /// `prunable`.
+    #[inline(always)]
+    fn load(&mut self, chunk: &[Node], prunable: bool) {
+        let chunk = &chunk[..chunk.len().min(LANES)];
+        self.len = chunk.len() as u32;
+        for (i, ch) in chunk.iter().enumerate() {
+            let (s, a) = ch.packed();
+            self.visits[i] = (s >> 32) as u32;
+            self.wins[i] = s as u32;
+            self.amaf_visits[i] = (a >> 32) as u32;
+            self.amaf_wins[i] = a as u32;
+        }
+        if prunable {
+            for (i, ch) in chunk.iter().enumerate() {
+                self.pruned[i] = ch.is_pruned();
+            }
+        }
+    }
+
+    /// Computes every lane's selection value ([`Selector::value_with`], UCB1-tuned if `TUNED`)
+    /// and keeps it in `best` if it beats the lane's best so far; `base` is the position of
+    /// the chunk's first child among the children.
+    #[inline(always)]
+    fn values<const TUNED: bool>(&self, k: &Consts, best: &mut Best, base: usize) {
+        for i in 0..LANES {
+            let visits = self.visits[i];
+            let n = visits as f32;
+            // The mean (or the mix value), and whether there is one. `2 n` is `(2 visits) as f32`:
+            // doubling is exact in either order.
+            let mean = self.wins[i] as f32 / (2.0 * n);
+            let mixed = f32::from_bits(self.mix[i]) - 1.0;
+            let (q, has_q) = if self.mix[i] != 0 {
+                (mixed, true)
+            } else {
+                (mean, visits > 0)
+            };
+            let amaf_visits = self.amaf_visits[i];
+            let na = amaf_visits as f32;
+            let qa = self.amaf_wins[i] as f32 / (2.0 * na);
+            let beta = (k.rave_k / (3.0 * n + k.rave_k)).sqrt();
+            let blend = beta * qa + (1.0 - beta) * q;
+            let rave_base = if has_q { blend } else { qa };
+            let plain_base = if has_q { q } else { k.fpu };
+            let base_value = if k.rave && amaf_visits > 0 {
+                rave_base
+            } else {
+                plain_base
+            };
+            let inv = 1.0 / n.max(1.0).sqrt();
+            let v = if TUNED {
+                let q = if has_q { q } else { 0.5 };
+                let ratio = k.ln_n * inv * inv;
+                let var = (q * (1.0 - q) + (2.0 * ratio).sqrt()).min(0.25);
+                base_value + k.exploration * (ratio * var).sqrt()
+            } else {
+                base_value + k.c_sqrt_ln * inv
+            };
+            let better = v > best.value[i] && (i as u32) < self.len && !self.pruned[i];
+            best.value[i] = if better { v } else { best.value[i] };
+            best.child[i] = if better {
+                (base + i) as u32
+            } else {
+                best.child[i]
+            };
+        }
     }
 }
 
@@ -163,6 +322,97 @@ mod tests {
         let s = Selector::new(&Params::default());
         assert_eq!(s.beta(5000), rave_beta(1000.0, 5000));
         assert_eq!(s.beta(10), rave_beta(1000.0, 10));
+    }
+
+    /// The child-by-child reference: [`Selector::value_with`] on every child, first best wins.
+    fn reference(s: &Selector, tree: &Tree, node: usize) -> Option<usize> {
+        let parent = tree.node(node);
+        let ln_n = (parent.stats().visits.max(1) as f32).ln();
+        let mut best = None;
+        let mut best_v = f32::NEG_INFINITY;
+        for c in parent.children() {
+            let ch = tree.node(c);
+            let st = ch.stats();
+            let q = if s.mix {
+                tree.mix(c).or(st.mean())
+            } else {
+                st.mean()
+            };
+            let v = s.value_with(st, q, ch.amaf(), ln_n, ln_n.sqrt());
+            if v > best_v && !ch.is_pruned() {
+                best_v = v;
+                best = Some(c);
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn select_matches_the_reference() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = move |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % u64::from(n)) as u32
+        };
+        for round in 0..400 {
+            let p = Params {
+                tuned: round % 4 == 1,
+                rave: round % 5 != 2,
+                exploration: [0.0, 0.1, 1.0][round % 3],
+                backup: if round % 7 == 3 {
+                    super::super::params::Backup::Mix
+                } else {
+                    super::super::params::Backup::Mean
+                },
+                ..Params::default()
+            };
+            let s = Selector::new(&p);
+            let tree = Tree::with_mix(1000, p.backup == super::super::params::Backup::Mix);
+            // Two levels, so that pruned marks count at the root only.
+            let n = 1 + rand(100) as usize;
+            let actions: Vec<_> = (0..n as u16).map(super::super::Action).collect();
+            assert!(tree.expand(0, &actions));
+            let inner = tree.root().children().start;
+            assert!(tree.expand(inner, &actions));
+            for node in [0, inner] {
+                tree.node(node).add_stats(Stats {
+                    visits: 1 + rand(100_000),
+                    wins: 0,
+                });
+                for c in tree.node(node).children() {
+                    let ch = tree.node(c);
+                    // Few visits (ties, empty statistics) as often as many.
+                    let visits = if rand(2) == 0 { rand(4) } else { rand(20_000) };
+                    ch.add_stats(Stats {
+                        visits,
+                        wins: rand(2 * visits + 1),
+                    });
+                    let amaf = if rand(3) == 0 { 0 } else { rand(50_000) };
+                    ch.add_amaf_packed(
+                        Stats {
+                            visits: amaf,
+                            wins: rand(2 * amaf + 1),
+                        }
+                        .pack(),
+                    );
+                    if rand(3) == 0 {
+                        tree.set_mix(c, rand(1001) as f32 / 1000.0);
+                    }
+                    if node == 0 && rand(8) == 0 {
+                        ch.set_pruned(true);
+                    }
+                }
+            }
+            for node in [0, inner] {
+                assert_eq!(
+                    s.select(&tree, node),
+                    reference(&s, &tree, node),
+                    "round {round}"
+                );
+            }
+        }
     }
 
     #[test]

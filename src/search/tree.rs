@@ -46,7 +46,7 @@ impl Stats {
     }
 
     #[inline(always)]
-    fn pack(self) -> u64 {
+    pub(crate) fn pack(self) -> u64 {
         (u64::from(self.visits) << 32) | u64::from(self.wins)
     }
 
@@ -97,6 +97,13 @@ impl Node {
         Stats::unpack(self.amaf.load(Relaxed))
     }
 
+    /// The tree and AMAF statistics as packed words (`visits << 32 | wins`).
+    #[must_use]
+    #[inline(always)]
+    pub fn packed(&self) -> (u64, u64) {
+        (self.stats.load(Relaxed), self.amaf.load(Relaxed))
+    }
+
     #[must_use]
     #[inline(always)]
     pub fn action(&self) -> Action {
@@ -109,7 +116,8 @@ impl Node {
         self.count.load(Relaxed) & PRUNED != 0
     }
 
-    /// Marks or unmarks the node as pruned (call only while no search runs).
+    /// Marks or unmarks the node as pruned (call only while no search runs, and only on the
+    /// root's children: the selection looks for pruned children only there).
     pub fn set_pruned(&self, p: bool) {
         if p {
             self.count.fetch_or(PRUNED, Relaxed);
@@ -317,6 +325,14 @@ impl Tree {
             None | Some(0) => None,
             Some(b) => Some(f32::from_bits(b) - 1.0),
         }
+    }
+
+    /// The stored bits of node `id`'s mix value: those of `mix + 1`, or 0 if not computed (or
+    /// the mix backup is off).
+    #[must_use]
+    #[inline(always)]
+    pub fn mix_bits(&self, id: usize) -> u32 {
+        self.mix.get(id).map_or(0, |m| m.load(Relaxed))
     }
 
     /// Stores the mix value of node `id` (a plain store: the last writer wins, and every backup
