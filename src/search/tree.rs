@@ -210,12 +210,12 @@ pub struct Tree {
 /// Crazy Stone's mix value of a node (seed 000, section 3.3), all values from the side of the
 /// player to move at the node.
 ///
-/// `mean` and `games` are the node's own mean result and games; `children` yields each visited
-/// child's games and mix value. With no such child the mix is the mean. Otherwise let `best` be
-/// the child of highest mix and `second` the child with the most games if it has more games than
-/// `best`, else the child of second-highest mix. The mean carries the weight `w = 2 side`,
-/// multiplied by `games / (16 side)` once the node has more than `16 side` games. With both
-/// `best` and `second` present, the mix is:
+/// `mean` and `games` are the node's own mean result and games; `children` yields each child's
+/// games and mix value. The mean carries the weight `w = 2 side`, multiplied by
+/// `games / (16 side)` once the node has more than `16 side` games. Only children with at least
+/// `w` games take part. With none, the mix is the mean. Otherwise let `best` be the taking-part
+/// child of highest mix and `second` the child with the most games if it has more games than
+/// `best`, else the child of second-highest mix. With both present, the mix is:
 ///
 /// * if `best` has fewer games than `second`: the weighted average `(n2 best.mix + w mean) /
 ///   (n2 + w)` (with `n2` the games of `second`, as the paper writes it) when `second.mix` is
@@ -223,9 +223,17 @@ pub struct Tree {
 ///   mean; else the mean;
 /// * otherwise `(n1 best.mix + w mean) / (n1 + w)`.
 ///
-/// With a single visited child the mix is that child's mix. So a node's value starts at its mean
-/// and, as its best children gain games relative to `w`, moves towards the best child's value
-/// (the maximum for the player to move).
+/// With a single child taking part the mix is `(n1 best.mix + w mean) / (n1 + w)` too (the paper
+/// takes the child's mix when it is the only visited child). So a node's value starts at its
+/// mean and, as its best children gain games relative to `w`, moves towards the best child's
+/// value (the maximum for the player to move).
+///
+/// The paper's pseudocode does not say which children may be `bestChild`. Taking every child,
+/// as a first version did, made the search lock in (`perf/strength.md`): under UCT every child
+/// is tried once, a child with one won game has a mix of 1, and the second rule then weights
+/// that single game by the most played child's games, so every young node looks won for its
+/// player. Requiring `w` games, the mean's own weight, keeps a child out until its value
+/// carries as much evidence as the mean it would replace.
 #[must_use]
 pub fn mix_value(
     mean: f32,
@@ -237,8 +245,12 @@ pub fn mix_value(
     let mut best: Option<(u32, f32)> = None;
     let mut second_best: Option<(u32, f32)> = None;
     let mut most: Option<(u32, f32)> = None;
+    let mut w = 2.0 * side;
+    if games as f32 > 16.0 * side {
+        w *= games as f32 / (16.0 * side);
+    }
     for (n, m) in children {
-        if n == 0 {
+        if n == 0 || (n as f32) < w {
             continue;
         }
         match best {
@@ -263,15 +275,11 @@ pub fn mix_value(
         Some(c) if c.0 > n1 => Some(c),
         _ => second_best,
     };
+    let averaged0 = (n1 as f32 * m1 + w * mean) / (n1 as f32 + w);
     let Some((n2, m2)) = second else {
-        return m1;
+        return averaged0;
     };
-    let mut w = 2.0 * side;
-    if games as f32 > 16.0 * side {
-        w *= games as f32 / (16.0 * side);
-    }
     let (n1, n2) = (n1 as f32, n2 as f32);
-    let averaged0 = (n1 * m1 + w * mean) / (n1 + w);
     let averaged1 = (n2 * m1 + w * mean) / (n2 + w);
     if n1 < n2 {
         if m2 > mean {
@@ -524,12 +532,19 @@ mod tests {
         let side = 9.0;
         let kids = |n1: u32, n2: u32| [(n1, 0.9f32), (n2, 0.3f32)].into_iter();
         assert_eq!(mix_value(0.5, 10, std::iter::empty(), side), 0.5);
-        assert_eq!(mix_value(0.5, 10, [(10, 0.9)].into_iter(), side), 0.9);
-        let few = mix_value(0.5, 4, kids(2, 2), side);
+        let one = mix_value(0.5, 30, [(30, 0.9)].into_iter(), side);
+        assert!(
+            (one - (30.0 * 0.9 + 18.0 * 0.5) / 48.0).abs() < 1e-6,
+            "{one}"
+        );
+        // Children with fewer than w games do not count: the mix stays the mean.
+        assert_eq!(mix_value(0.5, 10, [(10, 0.9)].into_iter(), side), 0.5);
+        assert_eq!(mix_value(0.5, 4, kids(2, 2), side), 0.5);
+        let few = mix_value(0.5, 40, kids(20, 20), side);
         let some = mix_value(0.5, 100, kids(60, 40), side);
         let many = mix_value(0.5, 10_000, kids(9_000, 1_000), side);
         assert!(
-            (few - (2.0 * 0.9 + 18.0 * 0.5) / 20.0).abs() < 1e-6,
+            (few - (20.0 * 0.9 + 18.0 * 0.5) / 38.0).abs() < 1e-6,
             "{few}"
         );
         assert!(
@@ -540,8 +555,14 @@ mod tests {
         let w = 18.0 * 10_000.0 / 144.0;
         assert!((many - (9000.0 * 0.9 + w * 0.5) / (9000.0 + w)).abs() < 1e-5);
         // The most played child is not the best: its games weigh the best child's value.
-        let m = mix_value(0.5, 100, [(10, 0.9), (90, 0.6)].into_iter(), side);
+        let m = mix_value(0.5, 120, [(30, 0.9), (90, 0.6)].into_iter(), side);
         assert!((m - (90.0 * 0.9 + 18.0 * 0.5) / 108.0).abs() < 1e-6, "{m}");
+        // A lucky single game does not make a node look won.
+        let lucky = mix_value(0.5, 100, [(1, 1.0), (90, 0.6)].into_iter(), side);
+        assert!(
+            (lucky - (90.0 * 0.6 + 18.0 * 0.5) / 108.0).abs() < 1e-6,
+            "{lucky}"
+        );
     }
 
     #[test]
