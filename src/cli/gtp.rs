@@ -107,7 +107,7 @@ pub struct GtpArgs {
     /// Games that Go knowledge (captures, atari escapes, self-ataris, 3x3 shapes, edge moves in
     /// empty areas) is worth for each new node's children; 0 for none.
     /// [default: 0, or the preset's]
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     pub prior: Option<u32>,
     /// Think on the opponent's time: after our move, search until the next command arrives.
     #[arg(long)]
