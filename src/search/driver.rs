@@ -284,11 +284,14 @@ impl<G: SearchGame> Searcher<G> {
         let mut actions = Vec::new();
         root.tree_actions(&mut actions);
         if !self.tree.root().is_expanded() && !actions.is_empty() {
-            let mut priors = Vec::new();
-            if self.params.prior > 0 {
-                root.priors(&actions, self.params.prior, &mut priors);
-            }
-            self.tree.expand_with(0, &actions, &priors);
+            expand(
+                &self.tree,
+                0,
+                root,
+                self.params.prior,
+                &actions,
+                &mut Vec::new(),
+            );
         }
         let kids = self.tree.root().children();
         for c in kids.clone() {
@@ -770,11 +773,7 @@ fn descend<G: SearchGame>(
             }
             actions.clear();
             state.tree_actions(actions);
-            priors.clear();
-            if sh.params.prior > 0 {
-                state.priors(actions, sh.params.prior, priors);
-            }
-            if actions.is_empty() || !tree.expand_with(id, actions, priors) {
+            if actions.is_empty() || !expand(tree, id, state, sh.params.prior, actions, priors) {
                 break;
             }
             expanded_one = true;
@@ -787,6 +786,24 @@ fn descend<G: SearchGame>(
             None => break,
         }
     }
+}
+
+/// Expands node `id` (in position `state`) with `actions`, their AMAF statistics seeded with
+/// the game's priors worth `prior` games (none when 0); `priors` is scratch space. False if
+/// another thread expanded it first or the arena is full.
+fn expand<G: SearchGame>(
+    tree: &Tree,
+    id: usize,
+    state: &G,
+    prior: u32,
+    actions: &[Action],
+    priors: &mut Vec<Stats>,
+) -> bool {
+    priors.clear();
+    if prior > 0 {
+        state.priors(actions, prior, priors);
+    }
+    tree.expand_with(id, actions, priors)
 }
 
 /// Half-point reward of `mover`: 2 for a win, 1 for a draw, 0 for a loss.
