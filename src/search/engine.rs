@@ -4,8 +4,9 @@
 //!
 //! Move choice (see [`Engine::genmove`]):
 //! * After the opponent's pass, pass at once if we win both on the board as it stands (every stone
-//!   alive) and with the stones the playouts think dead removed; in cleanup mode only if no
-//!   opponent stone is thought dead.
+//!   alive) and with the stones the playouts think dead removed, with either side playing first
+//!   in those playouts; in cleanup mode only if no opponent stone is thought dead. If not, never
+//!   pass (the tree scores two passes on the board as it stands, which can differ).
 //! * Otherwise search. Root moves that break positional superko are never chosen; neither is a
 //!   pass that would end the game with a loss on the board.
 //! * Take the most visited root move; resign when its win rate is below the threshold after
@@ -411,6 +412,11 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
     /// the root moves only (the main tree is left alone). A deeper tree would end many lines
     /// with two passes, scored with every stone alive, and hide dead stones.
     fn estimate_ownership(&self) -> Vec<f32> {
+        self.estimate_ownership_with(self.game.to_move())
+    }
+
+    /// [`Self::estimate_ownership`] with `to_move` to play first.
+    fn estimate_ownership_with(&self, to_move: Color) -> Vec<f32> {
         let params = Params {
             max_nodes: 1 << 12,
             expand_after: u32::MAX,
@@ -418,7 +424,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             ..self.cfg.params
         };
         let mut s = Searcher::new(params);
-        let root = GoState::new(self.game.board(), self.game.to_move(), 0, self.game.komi());
+        let root = GoState::new(self.game.board(), to_move, 0, self.game.komi());
         let limits = Limits::playouts(self.cfg.estimate_playouts.max(1));
         s.run(&root, &limits, &|_| false, None).ownership
     }
@@ -453,7 +459,20 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
     /// Dead stones: from the ownership estimate, but never a string in seki (random playouts
     /// often break a seki, so its strings look dead about half the time).
     fn estimate_dead(&self) -> Bitboard<W> {
-        self.dead_from(&self.estimate_ownership()) - crate::game::score::seki(self.game.board())
+        self.estimate_dead_with(self.game.to_move())
+    }
+
+    /// [`Self::estimate_dead`] with `to_move` to play first.
+    fn estimate_dead_with(&self, to_move: Color) -> Bitboard<W> {
+        self.dead_from(&self.estimate_ownership_with(to_move))
+            - crate::game::score::seki(self.game.board())
+    }
+
+    /// Whether `c` wins if the game ends now, scored with the dead stones the playouts see when
+    /// the opponent plays first.
+    fn pass_wins_after(&self, c: Color) -> bool {
+        let sign = if c == Color::Black { 1.0 } else { -1.0 };
+        sign * self.game.score_with_dead(self.estimate_dead_with(!c)) > 0.0
     }
 
     fn to_points(vs: &[Vertex]) -> Result<Vec<crate::board::Point>, GameError> {
@@ -477,15 +496,27 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         let sign = if c == Color::Black { 1.0 } else { -1.0 };
         let opponent_passed = self.game.moves().last() == Some(&(!c, Move::Pass));
         let on_board = sign * self.game.tromp_taylor_score();
-        if opponent_passed && on_board > 0.0 {
-            let dead = self.estimate_dead();
-            let theirs_dead = !(dead & self.game.board().stones(!c)).is_empty();
-            let estimated = sign * self.game.score_with_dead(dead);
-            if estimated > 0.0 && !(opts.cleanup && theirs_dead) {
+        let mut forbid_pass = false;
+        if opponent_passed {
+            // Our pass ends the game, and referees score it with the dead stones removed. The
+            // tree scores two passes on the board as it stands, so it would happily pass in a
+            // capturing race it loses: the pass must also win under the dead-stone estimate,
+            // with either side to play first (a race can turn on who moves first).
+            let mut wins = on_board > 0.0;
+            let mut theirs_dead = false;
+            for first in [c, !c] {
+                if !wins {
+                    break;
+                }
+                let dead = self.estimate_dead_with(first);
+                theirs_dead |= !(dead & self.game.board().stones(!c)).is_empty();
+                wins = sign * self.game.score_with_dead(dead) > 0.0;
+            }
+            if wins && !(opts.cleanup && theirs_dead) {
                 return (Decision::Play(GoMove::Pass), Analysis::empty(N, c));
             }
+            forbid_pass = !wins;
         }
-        let forbid_pass = opponent_passed && on_board <= 0.0;
         let report = self.search(c, &opts.limits, forbid_pass, false, watch);
         let analysis = Self::analysis(&report, c);
         let mut choice = report.best().map(|b| b.action);
@@ -500,6 +531,12 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
                 .find(|ch| ch.action != PASS && ch.winrate >= pass_rate - PASS_MARGIN)
             {
                 choice = Some(other.action);
+            } else if !self.pass_wins_after(c) {
+                // The opponent may answer with a pass that ends the game, scored with dead
+                // stones removed: do not pass into a loss there either.
+                if let Some(other) = report.children.iter().find(|ch| ch.action != PASS) {
+                    choice = Some(other.action);
+                }
             }
         }
         if opts.cleanup {

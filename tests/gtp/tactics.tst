@@ -48,3 +48,13 @@
 
 20 kgs-genmove_cleanup x
 #? [\?invalid color]
+
+# A game against GNU Go 3.8: Black passed with White ahead on the board as it stands, but
+# White's left-side group loses its capturing race, and with it the game (B+35.5 with the dead
+# stones removed). The tree scores two passes on the board as it stands; White must not pass.
+21 loadsgf tests/gtp/race.sgf 80
+#? [white]
+22 final_score
+#? [B\+.*]
+23 reg_genmove w
+#? [!pass]
