@@ -48,6 +48,10 @@ fn two_tengens_play_a_short_match() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A GTP "engine" that accepts everything and always answers genmove with A1, which is
+/// occupied (or illegal) by its second move at the latest.
+const LIAR: &str = r#"sh -c 'while read c rest; do case "$c" in genmove) echo "= A1";; name) echo "= liar";; quit) echo "="; echo; exit 0;; *) echo "=";; esac; echo; done'"#;
+
 #[test]
 fn an_illegal_move_forfeits() {
     if !Path::new("/bin/sh").exists() {
@@ -55,9 +59,7 @@ fn an_illegal_move_forfeits() {
         return;
     }
     let dir = temp_dir("forfeit");
-    // A GTP "engine" that accepts everything and always answers genmove with an occupied or
-    // off-board point.
-    let liar = r#"sh -c 'while read c rest; do case "$c" in genmove) echo "= A1";; name) echo "= liar";; quit) echo "="; echo; exit 0;; *) echo "=";; esac; echo; done'"#;
+    let liar = LIAR;
     let out = Command::new(tengen())
         .args([
             "match",
@@ -81,4 +83,86 @@ fn an_illegal_move_forfeits() {
     let sgf = std::fs::read_to_string(dir.join("game-0000.sgf")).unwrap();
     assert!(sgf.contains("RE[B+F]"), "{sgf}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn two_streams_play_every_game_once() {
+    if !Path::new("/bin/sh").exists() {
+        eprintln!("NOTICE: no /bin/sh, skipping");
+        return;
+    }
+    let dir = temp_dir("parallel");
+    let out = Command::new(tengen())
+        .args([
+            "match",
+            "--a",
+            "tengen gtp --playouts 50 --quiet",
+            "--b",
+            LIAR,
+        ])
+        .args([
+            "--games",
+            "5",
+            "--size",
+            "5",
+            "--parallel",
+            "2",
+            "--sgf-dir",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("games 5, 5x5"), "{stdout}");
+    assert!(
+        stdout.contains("A scored 5 (3 as Black, 2 as White)"),
+        "{stdout}"
+    );
+    // Every game is reported once, and the forfeits are listed in game order.
+    let mut at = 0;
+    for g in 0..5 {
+        assert_eq!(
+            stderr.matches(&format!("game {}/5:", g + 1)).count(),
+            1,
+            "{stderr}"
+        );
+        let line = format!("game {g}: engine B");
+        let pos = stdout[at..].find(&line).expect(&line) + at;
+        at = pos;
+        let sgf = std::fs::read_to_string(dir.join(format!("game-{g:04}.sgf"))).unwrap();
+        // A is Black in the even-numbered games.
+        let a_black = g % 2 == 0;
+        assert_eq!(sgf.contains("PB[liar]"), !a_black, "{sgf}");
+        assert_eq!(sgf.contains("PW[liar]"), a_black, "{sgf}");
+        assert!(
+            sgf.contains(if a_black { "RE[B+F]" } else { "RE[W+F]" }),
+            "{sgf}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn more_than_two_streams_are_refused() {
+    let out = Command::new(tengen())
+        .args([
+            "match",
+            "--b",
+            "tengen",
+            "--preset",
+            "light",
+            "--parallel",
+            "3",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--parallel"), "{stderr}");
+    assert!(
+        stderr.contains("1..=2") || stderr.contains("not in"),
+        "{stderr}"
+    );
 }

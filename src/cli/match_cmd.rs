@@ -5,7 +5,8 @@
 //! that end with two passes (or reach the move cap) are scored by the referee engine if one is
 //! named, else by our own area count with the dead-stone estimate. Each game is written as an
 //! SGF file; the summary gives engine A's win rate with a 95 % Wilson interval and the Elo
-//! difference it implies.
+//! difference it implies. With `--parallel 2` two streams of games run at once, each with its
+//! own engine processes; the results are counted as they finish.
 
 use crate::board::Color;
 use crate::game::{format_score, GoMove};
@@ -62,6 +63,13 @@ pub struct MatchArgs {
     /// `--playouts` if given here); with `--a` as well, the preset is added to `--a`'s flags.
     #[arg(long, value_enum)]
     pub preset: Option<crate::preset::Preset>,
+    /// Games played at the same time, each pair of engines on its own (one process per engine
+    /// and game stream). With 2, one stream plays the games where A is Black and the other those
+    /// where A is White, so that an engine that always starts from the same seed (its games
+    /// then differ only through its seed moving on at every `clear_board`) cannot play the very
+    /// same game in both streams; more streams could, hence the limit of 2.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=2))]
+    pub parallel: u32,
     /// Playouts per move of the engine `--preset` describes.
     #[arg(long, requires = "preset", value_parser = clap::value_parser!(u64).range(1..))]
     pub playouts: Option<u64>,
@@ -207,41 +215,55 @@ fn fmt_elo(e: f64) -> String {
     }
 }
 
-pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
-    let size = a.size as usize;
-    let timeout = Duration::from_secs_f64(a.timeout.max(1.0));
-    let max_moves = a.max_moves.unwrap_or(3 * a.size * a.size);
-    std::fs::create_dir_all(&a.sgf_dir)
-        .with_context(|| format!("cannot create {}", a.sgf_dir.display()))?;
-    let mut players = [
-        Player {
-            argv: argv(&a.engine_a())?,
-            client: None,
-            name: String::new(),
-        },
-        Player {
-            argv: argv(&a.b)?,
-            client: None,
-            name: String::new(),
-        },
-    ];
-    let mut referee = match &a.referee {
-        Some(r) => {
-            let err = (!a.show_stderr).then(Stdio::null);
-            Some(Client::spawn(&argv(r)?, err)?)
-        }
-        None => None,
-    };
-    let mut score_a = 0.0;
-    let mut a_black_wins = 0.0;
-    let mut a_white_wins = 0.0;
-    let mut incidents = Vec::new();
-    let tty = std::io::stderr().is_terminal();
-    let start = Instant::now();
-    for g in 0..a.games {
+/// One finished game, as a stream reports it.
+struct GameResult {
+    g: u32,
+    a_black: bool,
+    ending: Ending,
+    moves: Vec<(Color, GoMove)>,
+    /// Names of engines A and B.
+    names: [String; 2],
+}
+
+/// One stream of games: its own engine processes (and referee), playing games `first`,
+/// `first + step`, ... and sending each result, or the error that stopped it.
+struct Stream<'a> {
+    a: &'a MatchArgs,
+    players: [Player; 2],
+    referee: Option<Client>,
+}
+
+impl<'a> Stream<'a> {
+    fn new(a: &'a MatchArgs) -> anyhow::Result<Self> {
+        let player = |cmd: &str| -> anyhow::Result<Player> {
+            Ok(Player {
+                argv: argv(cmd)?,
+                client: None,
+                name: String::new(),
+            })
+        };
+        let referee = match &a.referee {
+            Some(r) => {
+                let err = (!a.show_stderr).then(Stdio::null);
+                Some(Client::spawn(&argv(r)?, err)?)
+            }
+            None => None,
+        };
+        Ok(Stream {
+            a,
+            players: [player(&a.engine_a())?, player(&a.b)?],
+            referee,
+        })
+    }
+
+    fn play(&mut self, g: u32) -> anyhow::Result<GameResult> {
+        let a = self.a;
+        let size = a.size as usize;
+        let timeout = Duration::from_secs_f64(a.timeout.max(1.0));
+        let max_moves = a.max_moves.unwrap_or(3 * a.size * a.size);
         let a_black = g % 2 == 0;
         let (bi, wi) = if a_black { (0, 1) } else { (1, 0) };
-        for p in &mut players {
+        for p in &mut self.players {
             let c = p.start(a.show_stderr)?;
             setup(c, &format!("boardsize {size}"), timeout)?;
             setup(c, "clear_board", timeout)?;
@@ -253,10 +275,17 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         let Some(mut judge) = new_engine(size, a.komi, EngineConfig::default()) else {
             bail!("unsupported board size {size}");
         };
-        let (ending, moves) = play_game(&mut players, bi, wi, judge.as_mut(), max_moves, timeout);
+        let (ending, moves) = play_game(
+            &mut self.players,
+            bi,
+            wi,
+            judge.as_mut(),
+            max_moves,
+            timeout,
+        );
         let ending = match ending {
             Ending::Score(_) => Ending::Score(score_game(
-                referee.as_mut(),
+                self.referee.as_mut(),
                 judge.as_mut(),
                 &moves,
                 size,
@@ -265,76 +294,137 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
             )?),
             other => other,
         };
-        if let Ending::Forfeit(c, why) = &ending {
-            let who = if *c == Color::Black { bi } else { wi };
-            let name = if who == 0 { "A" } else { "B" };
-            incidents.push(format!("game {g}: engine {name} ({c}) forfeits: {why}"));
+        if let Ending::Forfeit(c, _) = &ending {
             // A crashed or confused engine starts afresh for the next game.
-            players[who].client = None;
+            let who = if *c == Color::Black { bi } else { wi };
+            self.players[who].client = None;
         }
-        let winner = ending.winner();
-        let a_color = if a_black { Color::Black } else { Color::White };
-        let pts = match winner {
-            Some(w) if w == a_color => 1.0,
-            Some(_) => 0.0,
-            None => 0.5,
-        };
-        score_a += pts;
-        if a_black {
-            a_black_wins += pts;
-        } else {
-            a_white_wins += pts;
-        }
-        let record = sgf::Record {
-            size,
-            komi: Some(a.komi),
+        Ok(GameResult {
+            g,
+            a_black,
+            ending,
             moves,
-            black_name: Some(players[bi].name.clone()),
-            white_name: Some(players[wi].name.clone()),
-            result: Some(ending.sgf_result()),
-            rules: Some("Chinese".into()),
-            date: Some(sgf::today()),
-            comment: match &ending {
-                Ending::Forfeit(_, why) => Some(why.clone()),
-                _ => None,
-            },
-            ..sgf::Record::default()
-        };
-        let file = a.sgf_dir.join(format!("game-{g:04}.sgf"));
-        std::fs::write(&file, sgf::write(&record))
-            .with_context(|| format!("cannot write {}", file.display()))?;
-        let done = f64::from(g + 1);
-        let (p, lo, hi) = wilson(score_a, done);
-        let line = format!(
-            "game {}/{}: {} (A {}) | A {score_a}/{done} = {:.1} % [{:.1}, {:.1}] | {:.0} s",
-            g + 1,
-            a.games,
-            ending.sgf_result(),
-            if a_black { "black" } else { "white" },
-            100.0 * p,
-            100.0 * lo,
-            100.0 * hi,
-            start.elapsed().as_secs_f64()
-        );
-        if tty {
-            let filled = ((g + 1) as usize * 30) / a.games as usize;
-            eprint!(
-                "\r[{}{}] {line}\x1b[K",
-                "#".repeat(filled),
-                ".".repeat(30 - filled)
-            );
-        } else {
-            eprintln!("{line}");
+            names: [self.players[0].name.clone(), self.players[1].name.clone()],
+        })
+    }
+
+    fn quit(self) {
+        for p in self.players {
+            if let Some(c) = p.client {
+                c.quit();
+            }
+        }
+        if let Some(r) = self.referee {
+            r.quit();
         }
     }
+}
+
+pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
+    let size = a.size as usize;
+    std::fs::create_dir_all(&a.sgf_dir)
+        .with_context(|| format!("cannot create {}", a.sgf_dir.display()))?;
+    let streams = a.parallel.clamp(1, 2);
+    // Every stream checks its engine commands before any game starts.
+    let mut ready = Vec::new();
+    for _ in 0..streams {
+        ready.push(Stream::new(a)?);
+    }
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (tx, rx) = std::sync::mpsc::channel::<anyhow::Result<GameResult>>();
+    let mut score_a = 0.0;
+    let mut a_black_wins = 0.0;
+    let mut a_white_wins = 0.0;
+    let mut incidents = Vec::new();
+    let mut names = [String::new(), String::new()];
+    let tty = std::io::stderr().is_terminal();
+    let start = Instant::now();
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        for (first, mut stream) in ready.into_iter().enumerate() {
+            let tx = tx.clone();
+            let stop = &stop;
+            scope.spawn(move || {
+                for g in (first as u32..a.games).step_by(streams as usize) {
+                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        break;
+                    }
+                    let r = stream.play(g);
+                    let failed = r.is_err();
+                    if tx.send(r).is_err() || failed {
+                        break;
+                    }
+                }
+                stream.quit();
+            });
+        }
+        drop(tx);
+        let mut done = 0u32;
+        for r in rx {
+            let r = match r {
+                Ok(r) => r,
+                Err(e) => {
+                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                    failure.get_or_insert(e);
+                    continue;
+                }
+            };
+            if failure.is_some() {
+                continue;
+            }
+            if let Err(e) = report(a, &r, &mut names, &mut incidents) {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                failure = Some(e);
+                continue;
+            }
+            let pts = match r.ending.winner() {
+                Some(Color::Black) if r.a_black => 1.0,
+                Some(Color::White) if !r.a_black => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+            score_a += pts;
+            if r.a_black {
+                a_black_wins += pts;
+            } else {
+                a_white_wins += pts;
+            }
+            done += 1;
+            let (p, lo, hi) = wilson(score_a, f64::from(done));
+            let line = format!(
+                "game {}/{}: {} (A {}) | A {score_a}/{done} = {:.1} % [{:.1}, {:.1}] | {:.0} s",
+                r.g + 1,
+                a.games,
+                r.ending.sgf_result(),
+                if r.a_black { "black" } else { "white" },
+                100.0 * p,
+                100.0 * lo,
+                100.0 * hi,
+                start.elapsed().as_secs_f64()
+            );
+            if tty {
+                let filled = (done as usize * 30) / a.games as usize;
+                eprint!(
+                    "\r[{}{}] {line}\x1b[K",
+                    "#".repeat(filled),
+                    ".".repeat(30 - filled)
+                );
+            } else {
+                eprintln!("{line}");
+            }
+        }
+    });
     if tty {
         eprintln!();
+    }
+    if let Some(e) = failure {
+        return Err(e);
     }
     let n = f64::from(a.games);
     let (p, lo, hi) = wilson(score_a, n);
     let mut out = String::new();
-    let _ = writeln!(out, "A: {} ({})", players[0].name, a.engine_a());
-    let _ = writeln!(out, "B: {} ({})", players[1].name, a.b);
+    let _ = writeln!(out, "A: {} ({})", names[0], a.engine_a());
+    let _ = writeln!(out, "B: {} ({})", names[1], a.b);
     let _ = writeln!(
         out,
         "games {}, {}x{size}, komi {}; A scored {score_a} ({a_black_wins} as Black, {a_white_wins} as White)",
@@ -354,21 +444,53 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         fmt_elo(elo(lo)),
         fmt_elo(elo(hi))
     );
-    for i in &incidents {
+    incidents.sort();
+    for (_, i) in &incidents {
         let _ = writeln!(out, "{i}");
     }
     let _ = writeln!(out, "records in {}", a.sgf_dir.display());
     print!("{out}");
     std::io::stdout().flush()?;
-    for p in players {
-        if let Some(c) = p.client {
-            c.quit();
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes a finished game's record and notes a forfeit.
+fn report(
+    a: &MatchArgs,
+    r: &GameResult,
+    names: &mut [String; 2],
+    incidents: &mut Vec<(u32, String)>,
+) -> anyhow::Result<()> {
+    let g = r.g;
+    let (bi, wi) = if r.a_black { (0, 1) } else { (1, 0) };
+    for (n, new) in names.iter_mut().zip(&r.names) {
+        if n.is_empty() {
+            n.clone_from(new);
         }
     }
-    if let Some(r) = referee.take() {
-        r.quit();
+    if let Ending::Forfeit(c, why) = &r.ending {
+        let who = if *c == Color::Black { bi } else { wi };
+        let name = if who == 0 { "A" } else { "B" };
+        incidents.push((g, format!("game {g}: engine {name} ({c}) forfeits: {why}")));
     }
-    Ok(ExitCode::SUCCESS)
+    let record = sgf::Record {
+        size: a.size as usize,
+        komi: Some(a.komi),
+        moves: r.moves.clone(),
+        black_name: Some(r.names[bi].clone()),
+        white_name: Some(r.names[wi].clone()),
+        result: Some(r.ending.sgf_result()),
+        rules: Some("Chinese".into()),
+        date: Some(sgf::today()),
+        comment: match &r.ending {
+            Ending::Forfeit(_, why) => Some(why.clone()),
+            _ => None,
+        },
+        ..sgf::Record::default()
+    };
+    let file = a.sgf_dir.join(format!("game-{g:04}.sgf"));
+    std::fs::write(&file, sgf::write(&record))
+        .with_context(|| format!("cannot write {}", file.display()))
 }
 
 /// Plays one game; returns how it ended (`Score` with a placeholder when it must be scored)
