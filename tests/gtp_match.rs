@@ -52,6 +52,28 @@ fn two_tengens_play_a_short_match() {
 /// occupied (or illegal) by its second move at the latest.
 const LIAR: &str = r#"sh -c 'while read c rest; do case "$c" in genmove) echo "= A1";; name) echo "= liar";; quit) echo "="; echo; exit 0;; *) echo "=";; esac; echo; done'"#;
 
+/// A 5x5 match of `tengen gtp --playouts 50` (A) against [`LIAR`] (B) with `args`, records in
+/// `dir`; checks that it succeeds and returns its stdout and stderr.
+fn match_against_liar(args: &[&str], dir: &Path) -> (String, String) {
+    let out = Command::new(tengen())
+        .args([
+            "match",
+            "--a",
+            "tengen gtp --playouts 50 --quiet",
+            "--b",
+            LIAR,
+        ])
+        .args(["--size", "5", "--sgf-dir"])
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    (stdout, stderr)
+}
+
 #[test]
 fn an_illegal_move_forfeits() {
     if !Path::new("/bin/sh").exists() {
@@ -59,25 +81,7 @@ fn an_illegal_move_forfeits() {
         return;
     }
     let dir = temp_dir("forfeit");
-    let liar = LIAR;
-    let out = Command::new(tengen())
-        .args([
-            "match",
-            "--a",
-            "tengen gtp --playouts 50 --quiet",
-            "--b",
-            liar,
-        ])
-        .args(["--games", "2", "--size", "5", "--sgf-dir"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (stdout, _) = match_against_liar(&["--games", "2"], &dir);
     assert!(stdout.contains("forfeits: illegal move A1"), "{stdout}");
     assert!(stdout.contains("A scored 2"), "{stdout}");
     let sgf = std::fs::read_to_string(dir.join("game-0000.sgf")).unwrap();
@@ -92,29 +96,7 @@ fn two_streams_play_every_game_once() {
         return;
     }
     let dir = temp_dir("parallel");
-    let out = Command::new(tengen())
-        .args([
-            "match",
-            "--a",
-            "tengen gtp --playouts 50 --quiet",
-            "--b",
-            LIAR,
-        ])
-        .args([
-            "--games",
-            "5",
-            "--size",
-            "5",
-            "--parallel",
-            "2",
-            "--sgf-dir",
-        ])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let (stdout, stderr) = match_against_liar(&["--games", "5", "--parallel", "2"], &dir);
     assert!(stdout.contains("games 5, 5x5"), "{stdout}");
     assert!(
         stdout.contains("A scored 5 (3 as Black, 2 as White)"),
