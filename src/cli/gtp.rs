@@ -12,7 +12,9 @@ use std::time::Duration;
 #[derive(Parser, Debug, Clone, PartialEq)]
 #[command(name = "tengen gtp")]
 pub struct GtpArgs {
-    /// Playouts per move when the controller sets no time (default 20000 unless --seconds).
+    /// Playouts per move (a cap even under the controller's time control). Without it and
+    /// without --seconds: 20000 per move when the controller sets no time, else the clock's
+    /// budget alone.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub playouts: Option<u64>,
     /// Seconds per move when the controller sets no time.
@@ -243,10 +245,6 @@ impl GtpArgs {
             prior: self.prior.unwrap_or(base.prior),
             ..base
         };
-        let playouts = match (self.playouts, self.seconds) {
-            (None, None) => Some(20_000),
-            (p, _) => p,
-        };
         Settings {
             config: EngineConfig {
                 params,
@@ -255,10 +253,11 @@ impl GtpArgs {
                 ..config
             },
             limits: Limits {
-                playouts,
+                playouts: self.playouts,
                 time: self.seconds.map(Duration::from_secs_f64),
                 early_stop: !self.no_early_stop,
             },
+            default_playouts: Some(20_000),
             size: self.size as usize,
             komi: self.komi,
             verbose: !self.quiet,

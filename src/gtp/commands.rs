@@ -280,12 +280,15 @@ impl<O: Write, E: Write> Server<O, E> {
         }
     }
 
-    /// Per-move limits for `c`: the settings, capped by the clock's budget.
+    /// Per-move limits for `c`: the settings, capped by the clock's budget; without a budget
+    /// and without limits of the user's, the default number of playouts.
     fn move_limits(&self, c: Color) -> Limits {
         let mut l = self.settings.limits;
         let moves_left = (self.engine.empty_points() / 2).max(10) as u32;
         if let Some(b) = self.clock.budget(c, moves_left) {
             l.time = Some(l.time.map_or(b, |t| t.min(b)));
+        } else if l.playouts.is_none() && l.time.is_none() {
+            l.playouts = self.settings.default_playouts;
         }
         l
     }

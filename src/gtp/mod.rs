@@ -62,9 +62,12 @@ use std::sync::mpsc::{self, Receiver, TryRecvError};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     pub config: EngineConfig,
-    /// Per-move limits without time control (with time control the clock's budget is applied
-    /// on top).
+    /// Per-move limits given by the user; with time control the clock's budget is applied on
+    /// top.
     pub limits: Limits,
+    /// Playouts per move when neither `limits` nor a time control limits the search (the
+    /// implicit default: it does not cap a search the clock limits).
+    pub default_playouts: Option<u64>,
     /// Board size and komi before the controller sets them.
     pub size: usize,
     pub komi: f32,
@@ -82,10 +85,11 @@ impl Default for Settings {
         Self {
             config: EngineConfig::default(),
             limits: Limits {
-                playouts: Some(20_000),
+                playouts: None,
                 time: None,
                 early_stop: true,
             },
+            default_playouts: Some(20_000),
             size: 19,
             komi: 7.5,
             verbose: true,
