@@ -20,6 +20,7 @@ use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::{ExitCode, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 #[derive(Args, Debug, Clone)]
@@ -330,7 +331,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     for _ in 0..streams {
         ready.push(Stream::new(a)?);
     }
-    let stop = std::sync::atomic::AtomicBool::new(false);
+    let stop = AtomicBool::new(false);
     let (tx, rx) = std::sync::mpsc::channel::<anyhow::Result<GameResult>>();
     let mut score_a = 0.0;
     let mut a_black_wins = 0.0;
@@ -346,7 +347,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
             let stop = &stop;
             scope.spawn(move || {
                 for g in (first as u32..a.games).step_by(streams as usize) {
-                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    if stop.load(Relaxed) {
                         break;
                     }
                     let r = stream.play(g);
@@ -364,7 +365,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
             let r = match r {
                 Ok(r) => r,
                 Err(e) => {
-                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                    stop.store(true, Relaxed);
                     failure.get_or_insert(e);
                     continue;
                 }
@@ -373,7 +374,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
                 continue;
             }
             if let Err(e) = report(a, &r, &mut names, &mut incidents) {
-                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                stop.store(true, Relaxed);
                 failure = Some(e);
                 continue;
             }

@@ -469,10 +469,11 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
     }
 
     /// Whether `c` wins if the game ends now, scored with the dead stones the playouts see when
-    /// the opponent plays first.
-    fn pass_wins_after(&self, c: Color) -> bool {
+    /// `first` plays first; and those dead stones.
+    fn wins_counted(&self, c: Color, first: Color) -> (bool, Bitboard<W>) {
         let sign = if c == Color::Black { 1.0 } else { -1.0 };
-        sign * self.game.score_with_dead(self.estimate_dead_with(!c)) > 0.0
+        let dead = self.estimate_dead_with(first);
+        (sign * self.game.score_with_dead(dead) > 0.0, dead)
     }
 
     fn to_points(vs: &[Vertex]) -> Result<Vec<crate::board::Point>, GameError> {
@@ -508,9 +509,9 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
                 if !wins {
                     break;
                 }
-                let dead = self.estimate_dead_with(first);
+                let dead;
+                (wins, dead) = self.wins_counted(c, first);
                 theirs_dead |= !(dead & self.game.board().stones(!c)).is_empty();
-                wins = sign * self.game.score_with_dead(dead) > 0.0;
             }
             if wins && !(opts.cleanup && theirs_dead) {
                 return (Decision::Play(GoMove::Pass), Analysis::empty(N, c));
@@ -531,7 +532,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
                 .find(|ch| ch.action != PASS && ch.winrate >= pass_rate - PASS_MARGIN)
             {
                 choice = Some(other.action);
-            } else if !self.pass_wins_after(c) {
+            } else if !self.wins_counted(c, !c).0 {
                 // The opponent may answer with a pass that ends the game, scored with dead
                 // stones removed: do not pass into a loss there either.
                 if let Some(other) = report.children.iter().find(|ch| ch.action != PASS) {
