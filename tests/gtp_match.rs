@@ -150,3 +150,47 @@ fn more_than_two_streams_are_refused() {
         "{stderr}"
     );
 }
+
+/// A GTP "engine" that accepts everything and always passes: every game between two of them
+/// is the same game.
+const PASSER: &str = r#"sh -c 'while read c rest; do case "$c" in genmove) echo "= pass";; name) echo "= passer";; quit) echo "="; echo; exit 0;; *) echo "=";; esac; echo; done'"#;
+
+#[test]
+fn repeated_games_are_reported() {
+    if !Path::new("/bin/sh").exists() {
+        eprintln!("NOTICE: no /bin/sh, skipping");
+        return;
+    }
+    let dir = temp_dir("repeats");
+    let out = Command::new(tengen())
+        .args(["match", "--a", PASSER, "--b", PASSER, "--size", "5"])
+        .args(["--games", "5", "--sgf-dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    // Games 0, 2 and 4 (A as Black) are one game, and 1 and 3 (A as White) another.
+    assert!(
+        stdout.contains("warning: 3 game(s) repeat an earlier game"),
+        "{stdout}"
+    );
+    for (later, earlier) in [(2, 0), (3, 1), (4, 0)] {
+        let line = format!("game {later}: repeats game {earlier} move for move");
+        assert!(stdout.contains(&line), "{line}\n{stdout}");
+    }
+    assert!(!stdout.contains("game 1: repeats"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn different_games_are_not_reported_as_repeats() {
+    let dir = temp_dir("distinct");
+    let Some((stdout, _)) = match_against_liar(&["--games", "2"], &dir) else {
+        return;
+    };
+    assert!(stdout.contains("game 1: engine B"), "{stdout}");
+    assert!(!stdout.contains("repeats game"), "{stdout}");
+    assert!(!stdout.contains("warning:"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -337,6 +337,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     let mut a_black_wins = 0.0;
     let mut a_white_wins = 0.0;
     let mut incidents = Vec::new();
+    let mut repeats = Repeats::default();
     let mut names = [String::new(), String::new()];
     let tty = std::io::stderr().is_terminal();
     let start = Instant::now();
@@ -377,6 +378,12 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
                 stop.store(true, Relaxed);
                 failure = Some(e);
                 continue;
+            }
+            if let Some((earlier, later)) = repeats.add(&r) {
+                incidents.push((
+                    later,
+                    format!("game {later}: repeats game {earlier} move for move"),
+                ));
             }
             let pts = match r.ending.winner() {
                 Some(Color::Black) if r.a_black => 1.0,
@@ -445,6 +452,15 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         fmt_elo(elo(lo)),
         fmt_elo(elo(hi))
     );
+    if repeats.count > 0 {
+        let _ = writeln!(
+            out,
+            "warning: {} game(s) repeat an earlier game move for move (listed below) and are \
+             counted as games; a deterministic engine that restarts, or reuses one seed, replays \
+             its games",
+            repeats.count
+        );
+    }
     incidents.sort();
     for (_, i) in &incidents {
         let _ = writeln!(out, "{i}");
@@ -453,6 +469,35 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     print!("{out}");
     std::io::stdout().flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The games played so far, by who had Black and the moves, to find a game that repeats an
+/// earlier one: against a deterministic opponent a deterministic engine replays a game when it
+/// is restarted (after a forfeit) or given the same seed, and a match that counts replays
+/// measures fewer games than it says.
+#[derive(Default)]
+struct Repeats {
+    first: std::collections::HashMap<(bool, Vec<(Color, GoMove)>), u32>,
+    /// Games that repeat an earlier one.
+    count: u32,
+}
+
+impl Repeats {
+    /// Notes `r`; if the same game (same engine as Black, same moves) was seen before, returns
+    /// the earlier and the later game numbers.
+    fn add(&mut self, r: &GameResult) -> Option<(u32, u32)> {
+        let seen = self
+            .first
+            .entry((r.a_black, r.moves.clone()))
+            .or_insert(r.g);
+        if *seen == r.g {
+            return None;
+        }
+        self.count += 1;
+        let pair = ((*seen).min(r.g), (*seen).max(r.g));
+        *seen = pair.0;
+        Some(pair)
+    }
 }
 
 /// Writes a finished game's record and notes a forfeit.
