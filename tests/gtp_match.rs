@@ -48,26 +48,35 @@ fn two_tengens_play_a_short_match() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A GTP "engine" that accepts everything and always answers genmove with A1, which is
-/// occupied (or illegal) by its second move at the latest.
-const LIAR: &str = r#"sh -c 'while read c rest; do case "$c" in genmove) echo "= A1";; name) echo "= liar";; quit) echo "="; echo; exit 0;; *) echo "=";; esac; echo; done'"#;
+/// A GTP "engine" named `name`, run by `sh`, that accepts everything and answers every
+/// genmove with `reply`.
+fn sh_engine(name: &str, reply: &str) -> String {
+    format!(
+        r#"sh -c 'while read c rest; do case "$c" in genmove) echo "= {reply}";; name) echo "= {name}";; quit) echo "="; echo; exit 0;; *) echo "=";; esac; echo; done'"#
+    )
+}
 
-/// A 5x5 match of `tengen gtp --playouts 50` (A) against [`LIAR`] (B) with `args`, records in
-/// `dir`; checks that it succeeds and returns its stdout and stderr (`None`, with a notice,
-/// without `/bin/sh` to run the liar).
+/// A 5x5 match of `tengen gtp --playouts 50` (A) against a liar (B) that always answers A1,
+/// which is occupied (or illegal) by its second move at the latest; see [`sh_match`].
 fn match_against_liar(args: &[&str], dir: &Path) -> Option<(String, String)> {
+    sh_match(
+        "tengen gtp --playouts 50 --quiet",
+        &sh_engine("liar", "A1"),
+        args,
+        dir,
+    )
+}
+
+/// A 5x5 match of `a` against `b` with `args`, records in `dir`; checks that it succeeds and
+/// returns its stdout and stderr (`None`, with a notice, without `/bin/sh` to run the
+/// [`sh_engine`]s).
+fn sh_match(a: &str, b: &str, args: &[&str], dir: &Path) -> Option<(String, String)> {
     if !Path::new("/bin/sh").exists() {
         eprintln!("NOTICE: no /bin/sh, skipping");
         return None;
     }
     let out = Command::new(tengen())
-        .args([
-            "match",
-            "--a",
-            "tengen gtp --playouts 50 --quiet",
-            "--b",
-            LIAR,
-        ])
+        .args(["match", "--a", a, "--b", b])
         .args(["--size", "5", "--sgf-dir"])
         .arg(dir)
         .args(args)
@@ -151,25 +160,14 @@ fn more_than_two_streams_are_refused() {
     );
 }
 
-/// A GTP "engine" that accepts everything and always passes: every game between two of them
-/// is the same game.
-const PASSER: &str = r#"sh -c 'while read c rest; do case "$c" in genmove) echo "= pass";; name) echo "= passer";; quit) echo "="; echo; exit 0;; *) echo "=";; esac; echo; done'"#;
-
 #[test]
 fn repeated_games_are_reported() {
-    if !Path::new("/bin/sh").exists() {
-        eprintln!("NOTICE: no /bin/sh, skipping");
-        return;
-    }
     let dir = temp_dir("repeats");
-    let out = Command::new(tengen())
-        .args(["match", "--a", PASSER, "--b", PASSER, "--size", "5"])
-        .args(["--games", "5", "--sgf-dir"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
+    // Two engines that always pass: every game between them is the same game.
+    let passer = sh_engine("passer", "pass");
+    let Some((stdout, _)) = sh_match(&passer, &passer, &["--games", "5"], &dir) else {
+        return;
+    };
     // Games 0, 2 and 4 (A as Black) are one game, and 1 and 3 (A as White) another.
     assert!(
         stdout.contains("warning: 3 game(s) repeat an earlier game"),

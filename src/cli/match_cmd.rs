@@ -475,6 +475,9 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
 /// earlier one: against a deterministic opponent a deterministic engine replays a game when it
 /// is restarted (after a forfeit) or given the same seed, and a match that counts replays
 /// measures fewer games than it says.
+///
+/// Games with the same key arrive in game order: one stream plays them in order, and with two
+/// streams each stream plays one colour of A's.
 #[derive(Default)]
 struct Repeats {
     first: std::collections::HashMap<(bool, Vec<(Color, GoMove)>), u32>,
@@ -486,17 +489,17 @@ impl Repeats {
     /// Notes `r`; if the same game (same engine as Black, same moves) was seen before, returns
     /// the earlier and the later game numbers.
     fn add(&mut self, r: &GameResult) -> Option<(u32, u32)> {
-        let seen = self
-            .first
-            .entry((r.a_black, r.moves.clone()))
-            .or_insert(r.g);
-        if *seen == r.g {
-            return None;
+        use std::collections::hash_map::Entry;
+        match self.first.entry((r.a_black, r.moves.clone())) {
+            Entry::Occupied(e) => {
+                self.count += 1;
+                Some((*e.get(), r.g))
+            }
+            Entry::Vacant(e) => {
+                e.insert(r.g);
+                None
+            }
         }
-        self.count += 1;
-        let pair = ((*seen).min(r.g), (*seen).max(r.g));
-        *seen = pair.0;
-        Some(pair)
     }
 }
 
