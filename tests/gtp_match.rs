@@ -39,11 +39,35 @@ fn two_tengens_play_a_short_match() {
     assert!(stdout.contains("games 2, 5x5, komi 0.5"), "{stdout}");
     assert!(stdout.contains("A win rate"), "{stdout}");
     assert!(stdout.contains("Elo A - B"), "{stdout}");
+    // A's margins in the games counted on the board, from the records' results.
+    let mut margins = Vec::new();
     for g in 0..2 {
         let sgf = std::fs::read_to_string(dir.join(format!("game-{g:04}.sgf"))).unwrap();
         assert!(sgf.contains("SZ[5]") && sgf.contains("RE["), "{sgf}");
         let rec = tengen::sgf::parse(&sgf).unwrap();
         assert!(!rec.moves.is_empty());
+        let re = &sgf[sgf.find("RE[").unwrap() + 3..];
+        let re = &re[..re.find(']').unwrap()];
+        let black_lead = match re.split_once('+') {
+            Some((_, "R" | "F")) => continue,
+            Some(("B", x)) => x.parse::<f64>().unwrap(),
+            Some(("W", x)) => -x.parse::<f64>().unwrap(),
+            _ => 0.0,
+        };
+        // A is Black in the even-numbered games.
+        margins.push(if g % 2 == 0 { black_lead } else { -black_lead });
+    }
+    if margins.is_empty() {
+        assert!(
+            stdout.contains("no game was counted on the board"),
+            "{stdout}"
+        );
+    } else {
+        let mean = margins.iter().sum::<f64>() / margins.len() as f64;
+        let line = format!("A's mean score margin {mean:+.1} points, 95 % interval [",);
+        assert!(stdout.contains(&line), "{line}\n{stdout}");
+        let count = format!("over {} game(s) counted on the board", margins.len());
+        assert!(stdout.contains(&count), "{count}\n{stdout}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -96,6 +120,10 @@ fn an_illegal_move_forfeits() {
     };
     assert!(stdout.contains("forfeits: illegal move A1"), "{stdout}");
     assert!(stdout.contains("A scored 2"), "{stdout}");
+    assert!(
+        stdout.contains("A's mean score margin: no game was counted on the board"),
+        "{stdout}"
+    );
     let sgf = std::fs::read_to_string(dir.join("game-0000.sgf")).unwrap();
     assert!(sgf.contains("RE[B+F]"), "{sgf}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -178,6 +206,12 @@ fn repeated_games_are_reported() {
         assert!(stdout.contains(&line), "{line}\n{stdout}");
     }
     assert!(!stdout.contains("game 1: repeats"), "{stdout}");
+    // Every game ends W+7.5 on the empty board: -7.5 for A in the three games as Black,
+    // +7.5 in the two as White.
+    assert!(
+        stdout.contains("A's mean score margin -1.5 points, 95 % interval [-8.7, +5.7], over 5 game(s) counted on the board\n"),
+        "{stdout}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -216,6 +216,58 @@ fn fmt_elo(e: f64) -> String {
     }
 }
 
+/// A's score margins in the games counted on the board (not resigned, not forfeited): the
+/// paper measure of seed 002, whose tables give mean relative scores rather than win rates.
+#[derive(Default)]
+struct Margins {
+    n: u32,
+    sum: f64,
+    sum_sq: f64,
+}
+
+impl Margins {
+    /// Adds a game's ending from A's side, if it was counted on the board.
+    fn add(&mut self, ending: &Ending, a_black: bool) {
+        if let Ending::Score(s) = ending {
+            let m = if a_black {
+                f64::from(*s)
+            } else {
+                -f64::from(*s)
+            };
+            self.n += 1;
+            self.sum += m;
+            self.sum_sq += m * m;
+        }
+    }
+
+    /// The summary line: the mean with a 95 % normal interval, or why there is none.
+    fn line(&self, games: u32) -> String {
+        if self.n == 0 {
+            return "A's mean score margin: no game was counted on the board".into();
+        }
+        let n = f64::from(self.n);
+        let mean = self.sum / n;
+        let half = if self.n > 1 {
+            let var = ((self.sum_sq - n * mean * mean) / (n - 1.0)).max(0.0);
+            1.96 * (var / n).sqrt()
+        } else {
+            f64::INFINITY
+        };
+        let left_out = games - self.n;
+        let note = if left_out > 0 {
+            format!(" ({left_out} resigned or forfeited game(s) left out)")
+        } else {
+            String::new()
+        };
+        format!(
+            "A's mean score margin {mean:+.1} points, 95 % interval [{:+.1}, {:+.1}], over {} game(s) counted on the board{note}",
+            mean - half,
+            mean + half,
+            self.n
+        )
+    }
+}
+
 /// One finished game, as a stream reports it.
 struct GameResult {
     g: u32,
@@ -338,6 +390,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     let mut a_white_wins = 0.0;
     let mut incidents = Vec::new();
     let mut repeats = Repeats::default();
+    let mut margins = Margins::default();
     let mut names = [String::new(), String::new()];
     let tty = std::io::stderr().is_terminal();
     let start = Instant::now();
@@ -392,6 +445,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
                 None => 0.5,
             };
             score_a += pts;
+            margins.add(&r.ending, r.a_black);
             if r.a_black {
                 a_black_wins += pts;
             } else {
@@ -452,6 +506,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         fmt_elo(elo(lo)),
         fmt_elo(elo(hi))
     );
+    let _ = writeln!(out, "{}", margins.line(a.games));
     if repeats.count > 0 {
         let _ = writeln!(
             out,
@@ -673,5 +728,23 @@ mod tests {
         assert_eq!(parse_score("W+12.5").unwrap(), -12.5);
         assert_eq!(parse_score("0").unwrap(), 0.0);
         assert!(parse_score("X").is_err());
+    }
+
+    #[test]
+    fn margins_are_taken_from_a_side_and_skip_games_not_counted() {
+        let mut m = Margins::default();
+        assert!(m.line(0).contains("no game was counted"));
+        m.add(&Ending::Score(24.5), true); // A Black won by 24.5
+        m.add(&Ending::Score(-20.5), false); // A White won by 20.5
+        m.add(&Ending::Score(-10.5), true); // A Black lost by 10.5
+        m.add(&Ending::Resign(Color::Black), true);
+        m.add(&Ending::Forfeit(Color::White, "timeout".into()), false);
+        assert_eq!(m.n, 3);
+        // Mean 34.5 / 3 = 11.5; sample sd of (24.5, 20.5, -10.5) is 19.16, se 11.06.
+        let line = m.line(5);
+        assert!(line.contains("margin +11.5 points"), "{line}");
+        assert!(line.contains("[-10.2, +33.2]"), "{line}");
+        assert!(line.contains("over 3 game(s)"), "{line}");
+        assert!(line.contains("2 resigned or forfeited"), "{line}");
     }
 }
