@@ -34,8 +34,8 @@ pub enum Preset {
     OregoLgr,
     /// Seed 004's Teye: UCB1-tuned with RAVE (k = 1000) and MoGo's 3x3 patterns.
     Teye,
-    /// Tengen's default: UCT + RAVE, playouts with atari urgencies, 3x3 patterns and no
-    /// self-atari (see `perf/strength.md`).
+    /// Tengen's default: UCT + RAVE, playouts with atari urgencies, seed 000's two-liberty
+    /// ("playing atari") urgencies, 3x3 patterns and no self-atari (see `perf/strength.md`).
     Tengen,
 }
 
@@ -83,6 +83,7 @@ impl Preset {
             },
             Preset::Tengen => Policy {
                 atari: true,
+                two_lib: true,
                 patterns: true,
                 no_self_atari: true,
                 ..light
