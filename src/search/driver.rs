@@ -293,11 +293,8 @@ impl<G: SearchGame> Searcher<G> {
                 &mut Vec::new(),
             );
         }
+        self.tree.prune_root(forbidden);
         let kids = self.tree.root().children();
-        for c in kids.clone() {
-            let n = self.tree.node(c);
-            n.set_pruned(forbidden(n.action()));
-        }
         let n_threads = self.params.threads.max(1);
         let sh = Shared {
             tree: &self.tree,

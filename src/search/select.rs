@@ -139,11 +139,12 @@ impl Selector {
             fpu: self.fpu,
         };
         let mix = self.mix && tree.has_mix();
+        let prunable = node == 0 && tree.root_has_pruned();
         let mut lanes = Lanes::default();
         let mut best = Best::default();
         for (c, chunk) in tree.children_of(node).chunks(LANES).enumerate() {
             let base = c * LANES;
-            lanes.load(chunk, node == 0);
+            lanes.load(chunk, prunable);
             if mix {
                 for (i, m) in lanes.mix.iter_mut().take(chunk.len()).enumerate() {
                     *m = tree.mix_bits(first + base + i);
@@ -175,27 +176,23 @@ struct Consts {
 
 /// The statistics of up to [`LANES`] children, one array per field.
 struct Lanes {
-    visits: [u32; LANES],
-    wins: [u32; LANES],
-    amaf_visits: [u32; LANES],
-    amaf_wins: [u32; LANES],
+    /// Tree statistics, packed as the nodes hold them (`visits << 32 | wins`).
+    stats: [u64; LANES],
+    /// AMAF statistics, packed likewise.
+    amaf: [u64; LANES],
     /// The bits of `mix + 1` (0: none, or the mix backup is off), as the tree stores them.
     mix: [u32; LANES],
-    pruned: [bool; LANES],
-    /// Children in the chunk (the lanes past them are skipped).
-    len: u32,
+    /// Lanes that take no part: past the end of a short chunk, or pruned.
+    skip: [bool; LANES],
 }
 
 impl Default for Lanes {
     fn default() -> Self {
         Lanes {
-            visits: [0; LANES],
-            wins: [0; LANES],
-            amaf_visits: [0; LANES],
-            amaf_wins: [0; LANES],
+            stats: [0; LANES],
+            amaf: [0; LANES],
             mix: [0; LANES],
-            pruned: [false; LANES],
-            len: 0,
+            skip: [false; LANES],
         }
     }
 }
@@ -236,22 +233,28 @@ impl Best {
 }
 
 impl Lanes {
-    /// Copies the statistics of `chunk` (at most [`LANES`] nodes), and their pruned marks if
-    /// `prunable`.
+    /// Copies the statistics of `chunk` (at most [`LANES`] nodes), and marks the lanes to
+    /// skip: those past its end and, if `prunable`, its pruned children.
+    ///
+    /// The packed words are copied as they are (a full chunk, all but a node's last, without a
+    /// length check per child) and split in [`Lanes::values`]. Only a node's last chunk can be
+    /// short and only the root's children can be pruned, so when neither holds the skip marks
+    /// are still the all-false ones of a fresh [`Lanes`].
     #[inline(always)]
     fn load(&mut self, chunk: &[Node], prunable: bool) {
         let chunk = &chunk[..chunk.len().min(LANES)];
-        self.len = chunk.len() as u32;
-        for (i, ch) in chunk.iter().enumerate() {
-            let (s, a) = ch.packed();
-            self.visits[i] = (s >> 32) as u32;
-            self.wins[i] = s as u32;
-            self.amaf_visits[i] = (a >> 32) as u32;
-            self.amaf_wins[i] = a as u32;
-        }
-        if prunable {
+        if let Ok(full) = <&[Node; LANES]>::try_from(chunk) {
+            for (i, ch) in full.iter().enumerate() {
+                (self.stats[i], self.amaf[i]) = ch.packed();
+            }
+        } else {
             for (i, ch) in chunk.iter().enumerate() {
-                self.pruned[i] = ch.is_pruned();
+                (self.stats[i], self.amaf[i]) = ch.packed();
+            }
+        }
+        if prunable || chunk.len() < LANES {
+            for i in 0..LANES {
+                self.skip[i] = chunk.get(i).map_or(true, |ch| prunable && ch.is_pruned());
             }
         }
     }
@@ -262,20 +265,20 @@ impl Lanes {
     #[inline(always)]
     fn values<const TUNED: bool>(&self, k: &Consts, best: &mut Best, base: usize) {
         for i in 0..LANES {
-            let visits = self.visits[i];
-            let n = visits as f32;
+            let visits = (self.stats[i] >> 32) as u32;
+            let n = count_f32(visits);
             // The mean (or the mix value), and whether there is one. `2 n` is `(2 visits) as f32`:
             // doubling is exact in either order.
-            let mean = self.wins[i] as f32 / (2.0 * n);
+            let mean = count_f32(self.stats[i] as u32) / (2.0 * n);
             let mixed = f32::from_bits(self.mix[i]) - 1.0;
             let (q, has_q) = if self.mix[i] != 0 {
                 (mixed, true)
             } else {
                 (mean, visits > 0)
             };
-            let amaf_visits = self.amaf_visits[i];
-            let na = amaf_visits as f32;
-            let qa = self.amaf_wins[i] as f32 / (2.0 * na);
+            let amaf_visits = (self.amaf[i] >> 32) as u32;
+            let na = count_f32(amaf_visits);
+            let qa = count_f32(self.amaf[i] as u32) / (2.0 * na);
             let beta = (k.rave_k / (3.0 * n + k.rave_k)).sqrt();
             let blend = beta * qa + (1.0 - beta) * q;
             let rave_base = if has_q { blend } else { qa };
@@ -294,7 +297,7 @@ impl Lanes {
             } else {
                 base_value + k.c_sqrt_ln * inv
             };
-            let better = v > best.value[i] && (i as u32) < self.len && !self.pruned[i];
+            let better = v > best.value[i] && !self.skip[i];
             best.value[i] = if better { v } else { best.value[i] };
             best.child[i] = if better {
                 (base + i) as u32
@@ -303,6 +306,14 @@ impl Lanes {
             };
         }
     }
+}
+
+/// `x as f32` for every count below 2^31, the largest a search meets (it would take a billion
+/// visits of one node to reach), through the signed conversion, which is one instruction per
+/// eight lanes where the unsigned one takes five; larger counts read as 2^31.
+#[inline(always)]
+fn count_f32(x: u32) -> f32 {
+    x.min(i32::MAX as u32) as i32 as f32
 }
 
 /// `sqrt(k / (3 n + k))`.
@@ -376,6 +387,7 @@ mod tests {
             assert!(tree.expand(0, &actions));
             let inner = tree.root().children().start;
             assert!(tree.expand(inner, &actions));
+            let mut pruned = Vec::new();
             for node in [0, inner] {
                 tree.node(node).add_stats(Stats {
                     visits: 1 + rand(100_000),
@@ -401,10 +413,12 @@ mod tests {
                         tree.set_mix(c, rand(1001) as f32 / 1000.0);
                     }
                     if node == 0 && rand(8) == 0 {
-                        ch.set_pruned(true);
+                        pruned.push(ch.action());
                     }
                 }
             }
+            tree.prune_root(|a| pruned.contains(&a));
+            assert_eq!(tree.root_has_pruned(), !pruned.is_empty());
             for node in [0, inner] {
                 assert_eq!(
                     s.select(&tree, node),

@@ -10,7 +10,7 @@
 //! value per node, in a side array so that the nodes stay 24 bytes when it is off.
 
 use super::Action;
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering::*};
 
 /// Index of a node in its tree's arena.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -116,9 +116,9 @@ impl Node {
         self.count.load(Relaxed) & PRUNED != 0
     }
 
-    /// Marks or unmarks the node as pruned (call only while no search runs, and only on the
-    /// root's children: the selection looks for pruned children only there).
-    pub fn set_pruned(&self, p: bool) {
+    /// Marks or unmarks the node as pruned (through [`Tree::prune_root`], which also tells the
+    /// selection whether to look for marks).
+    fn set_pruned(&self, p: bool) {
         if p {
             self.count.fetch_or(PRUNED, Relaxed);
         } else {
@@ -205,6 +205,9 @@ pub struct Tree {
     /// it, stored as the bits of `mix + 1` so that 0 (fresh memory) reads as "not yet
     /// computed". Empty when the mix backup is off.
     mix: Box<[AtomicU32]>,
+    /// Whether some child of the root is pruned ([`Tree::prune_root`]); when not, the selection
+    /// skips reading the marks.
+    root_pruned: AtomicBool,
 }
 
 /// Crazy Stone's mix value of a node (seed 000, section 3.3), all values from the side of the
@@ -315,6 +318,7 @@ impl Tree {
             } else {
                 Box::default()
             },
+            root_pruned: AtomicBool::new(false),
         }
     }
 
@@ -380,6 +384,27 @@ impl Tree {
     #[inline(always)]
     pub fn root(&self) -> &Node {
         &self.nodes[0]
+    }
+
+    /// Marks the root's children whose move `forbidden` says the game forbids (positional
+    /// superko), and unmarks the others: a marked child is never selected. Call only while no
+    /// search runs.
+    pub fn prune_root(&self, mut forbidden: impl FnMut(Action) -> bool) {
+        let mut any = false;
+        for c in self.root().children() {
+            let n = &self.nodes[c];
+            let p = forbidden(n.action());
+            n.set_pruned(p);
+            any |= p;
+        }
+        self.root_pruned.store(any, Relaxed);
+    }
+
+    /// Whether some child of the root is pruned (see [`Tree::prune_root`]).
+    #[must_use]
+    #[inline(always)]
+    pub fn root_has_pruned(&self) -> bool {
+        self.root_pruned.load(Relaxed)
     }
 
     /// Claims `n` consecutive nodes, or `None` if the arena is full.
