@@ -6,6 +6,10 @@
 
 /// Selects the `k`-th set bit (`k < w.count_ones()`) of `w`.
 pub trait BitSelect: Copy {
+    /// Holding a value of this type proves the CPU has AVX2 (the search's child selection then
+    /// inlines its AVX2 lanes into the caller).
+    const AVX2: bool = false;
+
     fn pick(self, w: u64, k: u32) -> u32;
 }
 
@@ -42,6 +46,8 @@ impl Bmi2 {
 
 #[cfg(target_arch = "x86_64")]
 impl BitSelect for Bmi2 {
+    const AVX2: bool = true;
+
     #[inline(always)]
     fn pick(self, w: u64, k: u32) -> u32 {
         // SAFETY: a `Bmi2` value exists only after `detect` confirmed BMI2 support.

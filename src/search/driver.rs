@@ -709,6 +709,7 @@ fn worker<G: SearchGame, S: BitSelect>(sh: &Shared<'_, G>, t: usize, sel: S) {
             &mut hashes,
             &mut actions,
             &mut priors,
+            sel,
         );
         let out = state.rollout(&mut rng, sel);
         backup(sh, &path, &hashes, &out, mine, &mut root_amaf, &mut sets);
@@ -738,13 +739,14 @@ fn flush_root_amaf(tree: &Tree, deltas: &mut [u64]) {
 /// (and, with the transposition table, the hashes of the positions below the root); expands at
 /// most one node.
 #[inline(always)]
-fn descend<G: SearchGame>(
+fn descend<G: SearchGame, S: BitSelect>(
     sh: &Shared<'_, G>,
     state: &mut G,
     path: &mut Vec<usize>,
     hashes: &mut Vec<u64>,
     actions: &mut Vec<Action>,
     priors: &mut Vec<Stats>,
+    cpu: S,
 ) {
     let tree = sh.tree;
     path.clear();
@@ -775,7 +777,7 @@ fn descend<G: SearchGame>(
             }
             expanded_one = true;
         }
-        match sh.selector.select(tree, id) {
+        match sh.selector.select_on(tree, id, cpu) {
             Some(c) => {
                 state.play(tree.node(c).action());
                 id = c;
