@@ -777,7 +777,8 @@ fn descend<G: SearchGame, S: BitSelect>(
             }
             expanded_one = true;
         }
-        match sh.selector.select_on(tree, id, cpu) {
+        // SAFETY: with one worker, this thread is the only one that writes the tree.
+        match unsafe { sh.selector.select_on(tree, id, cpu, sh.threads.len() == 1) } {
             Some(c) => {
                 state.play(tree.node(c).action());
                 id = c;
@@ -947,8 +948,10 @@ impl<S: ActionSet> ChildSet<S> {
     }
 }
 
-/// Slots of a thread's [`ChildSets`] (a power of two).
-const CHILD_SETS: usize = 1024;
+/// Slots of a thread's [`ChildSets`] (a power of two): a 9x9 search of 100k playouts expands
+/// about 13.5k nodes, and with 1024 slots recomputing evicted sets cost about 600 instructions
+/// per playout there (`perf/search.md`).
+const CHILD_SETS: usize = 16384;
 
 /// One thread's child sets of the root and of recently backed-up nodes (direct-mapped by node
 /// index). A block of children never changes once published, so a set stays right for the

@@ -165,14 +165,28 @@ impl Selector {
     /// [`Selector::select`] for a caller that holds `cpu`: when that proves AVX2 (the search's
     /// workers compiled for x86-64-v3), the AVX2 lanes are inlined into the caller instead of
     /// called.
+    ///
+    /// `exclusive` says that the calling thread is the only one that writes `tree` while this
+    /// runs (a search with one worker: other threads at most read it). The AVX2 lanes then read
+    /// each child's two statistics words with one plain 16-byte load, not two atomic loads.
+    ///
+    /// # Safety
+    /// If `exclusive`, no other thread may write `tree` during the call.
     #[must_use]
     #[inline(always)]
-    pub fn select_on<S: BitSelect>(&self, tree: &Tree, node: usize, cpu: S) -> Option<usize> {
-        let _ = cpu;
+    pub unsafe fn select_on<S: BitSelect>(
+        &self,
+        tree: &Tree,
+        node: usize,
+        cpu: S,
+        exclusive: bool,
+    ) -> Option<usize> {
+        let _ = (cpu, exclusive);
         #[cfg(target_arch = "x86_64")]
         if S::AVX2 {
-            // SAFETY: a value of an `S` with `AVX2` exists only on a CPU with AVX2.
-            return unsafe { self.select_avx2(tree, node) };
+            // SAFETY: a value of an `S` with `AVX2` exists only on a CPU with AVX2; the caller
+            // vouches for `exclusive`.
+            return unsafe { self.select_avx2(tree, node, exclusive) };
         }
         self.select(tree, node)
     }
@@ -181,23 +195,23 @@ impl Selector {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn select_avx2_call(&self, tree: &Tree, node: usize) -> Option<usize> {
-        // SAFETY: this function's own features.
-        unsafe { self.select_avx2(tree, node) }
+        // SAFETY: this function's own features; not exclusive.
+        unsafe { self.select_avx2(tree, node, false) }
     }
 
     /// The AVX2 lanes, UCB1 or UCB1-tuned.
     ///
     /// # Safety
-    /// The CPU must have AVX2.
+    /// The CPU must have AVX2, and if `exclusive`, no other thread may write `tree`.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    unsafe fn select_avx2(&self, tree: &Tree, node: usize) -> Option<usize> {
+    unsafe fn select_avx2(&self, tree: &Tree, node: usize, exclusive: bool) -> Option<usize> {
         // SAFETY: the caller's.
         unsafe {
             if self.tuned {
-                self.select_avx2_lanes::<true>(tree, node)
+                self.select_avx2_lanes::<true>(tree, node, exclusive)
             } else {
-                self.select_avx2_lanes::<false>(tree, node)
+                self.select_avx2_lanes::<false>(tree, node, exclusive)
             }
         }
     }
@@ -224,23 +238,25 @@ impl Selector {
     /// intrinsics. The arithmetic is [`Lanes::values`]'s, operation for operation (no fused
     /// multiply-add), so every value, and the choice, is bit for bit the same.
     ///
-    /// Eight children's packed words are split by one shuffle each for the counts and for the
-    /// wins, which leaves the lanes in the order 0, 1, 4, 5, 2, 3, 6, 7: the child numbers and
-    /// the mix and skip lanes are put in that order too, so nothing is shuffled back.
+    /// The statistics of a chunk come in one of two ways. In general, as [`Lanes::load`] copies
+    /// them (one atomic load per word), then split by shuffles. When `exclusive` and the chunk
+    /// is full, straight from the nodes: one 16-byte load per child and a 4x4 transpose per
+    /// eight children ([`stats8`]).
     ///
     /// # Safety
-    /// The CPU must have AVX2.
+    /// The CPU must have AVX2, and if `exclusive`, no other thread may write `tree`.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     unsafe fn select_avx2_lanes<const TUNED: bool>(
         &self,
         tree: &Tree,
         node: usize,
+        exclusive: bool,
     ) -> Option<usize> {
         use std::arch::x86_64::*;
         let (k, mix, prunable) = self.consts(tree, node);
         let first = tree.node(node).children().start;
-        let order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
+        let order = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
         let max_count = _mm256_set1_epi32(i32::MAX);
         let zero_i = _mm256_setzero_si256();
         let one = _mm256_set1_ps(1.0);
@@ -260,32 +276,53 @@ impl Selector {
         let mut lanes = Lanes::default();
         for (c, chunk) in tree.children_of(node).chunks(LANES).enumerate() {
             let base = c * LANES;
-            lanes.load(chunk, prunable);
+            let direct = match <&[Node; LANES]>::try_from(chunk) {
+                Ok(full) if exclusive && !prunable => Some(full),
+                _ => None,
+            };
+            if direct.is_none() {
+                lanes.load(chunk, prunable);
+            }
             if mix {
                 lanes.load_mix(tree, first + base, chunk.len());
             }
             let skipping = prunable || chunk.len() < LANES;
             for h in 0..2 {
                 let at = h * 8;
-                // SAFETY (all loads): `at + 8 <= LANES` elements of each array.
-                let s0 = _mm256_loadu_ps(lanes.stats.as_ptr().add(at).cast());
-                let s1 = _mm256_loadu_ps(lanes.stats.as_ptr().add(at + 4).cast());
-                let a0 = _mm256_loadu_ps(lanes.amaf.as_ptr().add(at).cast());
-                let a1 = _mm256_loadu_ps(lanes.amaf.as_ptr().add(at + 4).cast());
-                // Low halves are the wins, high halves the counts (`visits << 32 | wins`).
-                let visits = _mm256_castps_si256(_mm256_shuffle_ps::<0xdd>(s0, s1));
-                let wins = _mm256_castps_si256(_mm256_shuffle_ps::<0x88>(s0, s1));
-                let amaf_visits = _mm256_castps_si256(_mm256_shuffle_ps::<0xdd>(a0, a1));
-                let amaf_wins = _mm256_castps_si256(_mm256_shuffle_ps::<0x88>(a0, a1));
+                let [wins, visits, amaf_wins, amaf_visits] = match direct {
+                    // SAFETY: exclusive, so no other thread writes these nodes.
+                    Some(full) => unsafe { stats8(&full[at..at + 8]) },
+                    None => {
+                        // SAFETY (all loads): `at + 8 <= LANES` elements of each array.
+                        let s0 = _mm256_loadu_ps(lanes.stats.as_ptr().add(at).cast());
+                        let s1 = _mm256_loadu_ps(lanes.stats.as_ptr().add(at + 4).cast());
+                        let a0 = _mm256_loadu_ps(lanes.amaf.as_ptr().add(at).cast());
+                        let a1 = _mm256_loadu_ps(lanes.amaf.as_ptr().add(at + 4).cast());
+                        // Low halves are the wins, high halves the counts (`visits << 32 |
+                        // wins`); a shuffle leaves lanes 0, 1, 4, 5, 2, 3, 6, 7, which the
+                        // permutation puts back in order.
+                        let split = |x: __m256, y: __m256, high: bool| {
+                            let v = if high {
+                                _mm256_shuffle_ps::<0xdd>(x, y)
+                            } else {
+                                _mm256_shuffle_ps::<0x88>(x, y)
+                            };
+                            _mm256_permute4x64_epi64::<0xd8>(_mm256_castps_si256(v))
+                        };
+                        [
+                            split(s0, s1, false),
+                            split(s0, s1, true),
+                            split(a0, a1, false),
+                            split(a0, a1, true),
+                        ]
+                    }
+                };
                 let count = |x: __m256i| _mm256_cvtepi32_ps(_mm256_min_epu32(x, max_count));
                 let n = count(visits);
                 let mean = _mm256_div_ps(count(wins), _mm256_mul_ps(two, n));
                 let visited = _mm256_xor_si256(_mm256_cmpeq_epi32(visits, zero_i), all);
                 let (q, has_q) = if mix {
-                    let m = _mm256_permutevar8x32_epi32(
-                        _mm256_loadu_si256(lanes.mix.as_ptr().add(at).cast()),
-                        order,
-                    );
+                    let m = _mm256_loadu_si256(lanes.mix.as_ptr().add(at).cast());
                     let has_mix = _mm256_xor_si256(_mm256_cmpeq_epi32(m, zero_i), all);
                     let mixed = _mm256_sub_ps(_mm256_castsi256_ps(m), one);
                     (
@@ -330,10 +367,8 @@ impl Selector {
                 };
                 let mut better = _mm256_cmp_ps::<_CMP_GT_OQ>(v, best_value[h]);
                 if skipping {
-                    let skip = _mm256_permutevar8x32_epi32(
-                        _mm256_cvtepu8_epi32(_mm_loadl_epi64(lanes.skip.as_ptr().add(at).cast())),
-                        order,
-                    );
+                    let skip =
+                        _mm256_cvtepu8_epi32(_mm_loadl_epi64(lanes.skip.as_ptr().add(at).cast()));
                     let skip = _mm256_cmpgt_epi32(skip, zero_i);
                     better = _mm256_andnot_ps(_mm256_castsi256_ps(skip), better);
                 }
@@ -365,6 +400,43 @@ impl Selector {
         let c = _mm256_min_epu32(c, _mm256_shuffle_epi32::<0b10_11_00_01>(c));
         Some(first + _mm256_cvtsi256_si32(c) as u32 as usize)
     }
+}
+
+/// The wins, visits, AMAF wins and AMAF visits of eight nodes, one vector each in node order,
+/// read with one 16-byte load per node ([`Node::STATS_PAIR`]) and a 4x4 transpose of 32-bit
+/// words in each 128-bit half.
+///
+/// # Safety
+/// The CPU must have AVX2, and no other thread may write the nodes during the call (the loads
+/// are not atomic).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn stats8(nodes: &[Node]) -> [std::arch::x86_64::__m256i; 4] {
+    use std::arch::x86_64::*;
+    let nodes = &nodes[..8];
+    // SAFETY: each pointer covers a whole node, whose 16 bytes from `STATS_PAIR` are its two
+    // statistics words; the caller rules out concurrent writes.
+    let pair = |i: usize| unsafe {
+        _mm_loadu_si128(
+            std::ptr::from_ref(&nodes[i])
+                .cast::<u8>()
+                .add(Node::STATS_PAIR)
+                .cast(),
+        )
+    };
+    // `y[j]`: nodes j and j + 4, each as (wins, visits, AMAF wins, AMAF visits).
+    let y = |j: usize| _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(pair(j)), pair(j + 4));
+    let (y0, y1, y2, y3) = (y(0), y(1), y(2), y(3));
+    let lo01 = _mm256_unpacklo_epi32(y0, y1);
+    let lo23 = _mm256_unpacklo_epi32(y2, y3);
+    let hi01 = _mm256_unpackhi_epi32(y0, y1);
+    let hi23 = _mm256_unpackhi_epi32(y2, y3);
+    [
+        _mm256_unpacklo_epi64(lo01, lo23),
+        _mm256_unpackhi_epi64(lo01, lo23),
+        _mm256_unpacklo_epi64(hi01, hi23),
+        _mm256_unpackhi_epi64(hi01, hi23),
+    ]
 }
 
 /// Whether this CPU runs the AVX2 lanes of [`Selector::select`].

@@ -65,9 +65,14 @@ const EXPANDING: u32 = u32::MAX;
 /// Bit of `count` that marks a pruned node.
 const PRUNED: u16 = 1 << 15;
 
+const _: () = assert!(std::mem::offset_of!(Node, amaf) == Node::STATS_PAIR + 8);
+const _: () = assert!(std::mem::size_of::<Node>() == 24);
+
 /// One node: the move that led to it and its statistics (24 bytes, so a 9x9 child block of 82
-/// nodes spans 31 cache lines).
+/// nodes spans 31 cache lines). The layout is fixed: the selection's AVX2 lanes read the two
+/// statistics words together ([`Node::STATS_PAIR`]).
 #[derive(Debug, Default)]
+#[repr(C)]
 pub struct Node {
     /// Tree statistics ([`Stats`] packed); visits are counted on the way down (a virtual loss
     /// until the result arrives) and wins on the way back.
@@ -85,6 +90,10 @@ pub struct Node {
 }
 
 impl Node {
+    /// Byte offset of the tree statistics word, which the AMAF word follows: 16 bytes that hold,
+    /// as 32-bit words in little-endian order, wins, visits, AMAF wins and AMAF visits.
+    pub const STATS_PAIR: usize = std::mem::offset_of!(Node, stats);
+
     #[must_use]
     #[inline(always)]
     pub fn stats(&self) -> Stats {
