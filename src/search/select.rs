@@ -134,7 +134,11 @@ impl Selector {
     /// looked up: the tables hold the same correctly rounded results), keeping the best value
     /// and child per lane. The values, and so the choice, are bit for bit those of a
     /// child-by-child loop over [`Selector::value_with`]. Only the root's children can be
-    /// pruned ([`Node::set_pruned`]), so only there are the pruned marks read.
+    /// pruned ([`Tree::prune_root`]), so only there are the pruned marks read.
+    ///
+    /// On a CPU with AVX2 the same lanes run as written-out AVX2 code, eight children per
+    /// instruction, with the same operations in the same order (see
+    /// [`Selector::select_on`]).
     #[must_use]
     #[inline(always)]
     pub fn select(&self, tree: &Tree, node: usize) -> Option<usize> {
