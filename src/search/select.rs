@@ -260,7 +260,7 @@ impl Selector {
         use std::arch::x86_64::*;
         let (k, mix, prunable) = self.consts(tree, node);
         let first = tree.node(node).children().start;
-        let order = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
         let max_count = _mm256_set1_epi32(i32::MAX);
         let zero_i = _mm256_setzero_si256();
         let one = _mm256_set1_ps(1.0);
@@ -376,7 +376,7 @@ impl Selector {
                     let skip = _mm256_cmpgt_epi32(skip, zero_i);
                     better = _mm256_andnot_ps(_mm256_castsi256_ps(skip), better);
                 }
-                let child = _mm256_add_epi32(order, _mm256_set1_epi32((base + at) as i32));
+                let child = _mm256_add_epi32(lane, _mm256_set1_epi32((base + at) as i32));
                 best_value[h] = _mm256_blendv_ps(best_value[h], v, better);
                 best_child[h] = _mm256_castps_si256(_mm256_blendv_ps(
                     _mm256_castsi256_ps(best_child[h]),
