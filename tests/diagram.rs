@@ -14,6 +14,7 @@ fn random_position<const N: usize, const W: usize>(rng: &mut Pcg32) -> Board<N, 
     let cfg = PlayoutConfig {
         komi: 7.5,
         max_moves: plies,
+        ..PlayoutConfig::standard(N)
     };
     light_playout(&mut b, Color::Black, &cfg, rng, Portable);
     b

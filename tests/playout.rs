@@ -219,7 +219,11 @@ fn replay<const N: usize, const W: usize>(
         let ctx = format!("{N}x{N} seed {seed:#x} ply {k}");
         let mut b = start.clone();
         let mut rng = Pcg32::seed_from_u64(seed);
-        let cfg = PlayoutConfig { komi, max_moves: k };
+        let cfg = PlayoutConfig {
+            komi,
+            max_moves: k,
+            ..standard
+        };
         let out = light_playout(&mut b, to_move, &cfg, &mut rng, Portable);
         if passes == 2 {
             // The game ended at ply k - 1: a higher cap changes nothing.
@@ -347,6 +351,7 @@ fn first_move_is_uniform_among_candidates() {
     let cfg = PlayoutConfig {
         komi: 7.5,
         max_moves: 1,
+        ..PlayoutConfig::standard(5)
     };
     for _ in 0..draws {
         let mut b = k.clone();
@@ -452,4 +457,47 @@ fn bench_rejects_bad_configs() {
     let mut cfg = config(9, 10, 1, 1);
     cfg.limit = Limit::Seconds(f64::NAN);
     assert_eq!(bench::run(&cfg, &p), Err(BenchError::Limit));
+}
+
+/// With `amaf_plies = k` the playout is the same game on the same random stream, and its
+/// first-play record is the one of the game's first `k` plies (a run capped at `k` plies).
+#[test]
+fn amaf_plies_limits_the_record_and_not_the_game() {
+    let mut cut_somewhere = 0;
+    for seed in 0..40u64 {
+        let (start, _, to_move) = midgame::<9, 2>(seed, (seed % 30) as usize);
+        let standard = PlayoutConfig::standard(9);
+        let play = |cfg: &PlayoutConfig| {
+            let mut b = start.clone();
+            let o = light_playout(
+                &mut b,
+                to_move,
+                cfg,
+                &mut Pcg32::seed_from_u64(seed),
+                Portable,
+            );
+            (b, o)
+        };
+        let (full_board, full) = play(&standard);
+        for k in [1, 2, 7, 20, 60, full.moves - 1, full.moves, full.moves + 5] {
+            let (b, o) = play(&PlayoutConfig {
+                amaf_plies: k,
+                ..standard
+            });
+            let (_, prefix) = play(&PlayoutConfig {
+                max_moves: k,
+                ..standard
+            });
+            let ctx = format!("seed {seed} k {k}");
+            assert!(b == full_board, "{ctx}");
+            assert_eq!(o.moves, full.moves, "{ctx}");
+            assert_eq!(o.score, full.score, "{ctx}");
+            assert_eq!(o.owner, full.owner, "{ctx}");
+            assert_eq!(o.first_play, prefix.first_play, "{ctx}");
+            if o.first_play != full.first_play {
+                cut_somewhere += 1;
+            }
+        }
+    }
+    assert!(cut_somewhere > 100, "{cut_somewhere}");
 }

@@ -346,6 +346,62 @@ fn the_mercy_rule_stops_at_the_capture_margin() {
     );
 }
 
+/// `amaf_plies` cuts the heavy playout's first-play record as it does the light one's: the
+/// same game, and the record of its first plies only.
+#[test]
+fn amaf_plies_limits_the_heavy_record_and_not_the_game() {
+    let standard = PlayoutConfig::standard(9);
+    let tables = PolicyTables::new();
+    let mut log = MoveLog::new(400);
+    let mut play = |cfg: &PlayoutConfig, seed: u64| {
+        let mut b = Board9::new();
+        log.reset(Color::Black, None);
+        let mut rng = Pcg32::seed_from_u64(seed);
+        let o = heavy_playout(
+            &mut b,
+            Color::Black,
+            None,
+            cfg,
+            &ATARI,
+            &tables,
+            &mut log,
+            &mut rng,
+        );
+        (b, o)
+    };
+    let mut cut_somewhere = 0;
+    for seed in 0..30u64 {
+        let (full_board, full) = play(&standard, seed);
+        for k in [1, 5, 30, full.moves - 1, full.moves] {
+            let (b, o) = play(
+                &PlayoutConfig {
+                    amaf_plies: k,
+                    ..standard
+                },
+                seed,
+            );
+            let (_, prefix) = play(
+                &PlayoutConfig {
+                    max_moves: k,
+                    ..standard
+                },
+                seed,
+            );
+            assert!(b == full_board, "seed {seed} k {k}");
+            assert_eq!(
+                (o.moves, o.score),
+                (full.moves, full.score),
+                "seed {seed} k {k}"
+            );
+            assert_eq!(o.first_play, prefix.first_play, "seed {seed} k {k}");
+            if o.first_play != full.first_play {
+                cut_somewhere += 1;
+            }
+        }
+    }
+    assert!(cut_somewhere > 50, "{cut_somewhere}");
+}
+
 #[test]
 fn a_temperature_favours_the_valued_moves() {
     let pol = Policy {

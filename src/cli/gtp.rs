@@ -36,12 +36,20 @@ pub struct GtpArgs {
     /// preset's].
     #[arg(long)]
     pub rave_k: Option<f32>,
+    /// RAVE bias b of the minimum-MSE schedule beta = m / (n + m + 4 b^2 n m) (m: AMAF
+    /// samples), used instead of k when given [default: the k schedule].
+    #[arg(long, value_parser = positive_f32)]
+    pub rave_bias: Option<f32>,
     /// UCB exploration constant c [default: 0.1, or the preset's].
     #[arg(long)]
     pub exploration: Option<f32>,
     /// Use UCB1-tuned instead of UCB1.
     #[arg(long)]
     pub tuned: bool,
+    /// Only the first N plies of each playout feed the RAVE (AMAF) statistics; the tree's moves
+    /// always do [default: every ply, or the preset's].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub amaf_plies: Option<u32>,
     /// Visits a leaf needs before it is expanded.
     #[arg(long, default_value_t = Params::default().expand_after)]
     pub expand_after: u32,
@@ -196,6 +204,19 @@ impl GtpArgs {
         if let Some((name, _)) = tree_only.iter().find(|(_, on)| *on && flat) {
             return Err(format!("{name} has no effect with --algorithm flat"));
         }
+        if p.rave_bias > 0.0 && (flat || !p.rave) {
+            return Err(
+                "--rave-bias needs RAVE in the tree (not --no-rave or --algorithm flat)".into(),
+            );
+        }
+        let amaf_used = if flat { p.amaf } else { p.rave };
+        if p.amaf_plies != u32::MAX && !amaf_used {
+            return Err(if flat {
+                "--amaf-plies needs --amaf".to_string()
+            } else {
+                "--amaf-plies has no effect with --no-rave".to_string()
+            });
+        }
         Ok(())
     }
 
@@ -215,6 +236,7 @@ impl GtpArgs {
             tuned: self.tuned || base.tuned,
             rave: !self.no_rave && base.rave,
             rave_k: self.rave_k.unwrap_or(base.rave_k),
+            rave_bias: self.rave_bias.unwrap_or(base.rave_bias),
             expand_after: self.expand_after,
             threads: self.threads as usize,
             max_nodes: self.max_nodes as usize,
@@ -243,6 +265,7 @@ impl GtpArgs {
             transpositions: self.transpositions || base.transpositions,
             tt_prior: self.tt_prior,
             prior: self.prior.unwrap_or(base.prior),
+            amaf_plies: self.amaf_plies.unwrap_or(base.amaf_plies),
             ..base
         };
         Settings {

@@ -11,6 +11,10 @@ pub struct PlayoutConfig {
     pub komi: f32,
     /// Plies (passes included) after which the game is stopped and scored as it stands.
     pub max_moves: u32,
+    /// Plies (passes included) whose first plays go into [`Outcome::first_play`]; the moves
+    /// after them are played but not recorded (`u32::MAX`: all of them). The search uses it to
+    /// keep the noise of a playout's late moves out of its AMAF statistics.
+    pub amaf_plies: u32,
 }
 
 impl PlayoutConfig {
@@ -20,6 +24,7 @@ impl PlayoutConfig {
         Self {
             komi: 7.5,
             max_moves: 3 * (size * size) as u32,
+            amaf_plies: u32::MAX,
         }
     }
 }
@@ -35,7 +40,8 @@ pub struct Outcome<const W: usize> {
     pub moves: u32,
     /// Whether the game hit `max_moves` instead of ending with two passes.
     pub capped: bool,
-    /// The points each colour was first to play on during the playout (for AMAF / RAVE).
+    /// The points each colour was first to play on during the playout (for AMAF / RAVE), in
+    /// its first [`PlayoutConfig::amaf_plies`] plies.
     pub first_play: ByColor<Bitboard<W>>,
     /// Each colour's area at the end.
     pub owner: ByColor<Bitboard<W>>,
@@ -154,8 +160,24 @@ pub fn light_playout<const N: usize, const W: usize, R: RngCore, S: BitSelect>(
     _sel: S,
 ) -> Outcome<W> {
     let mut st = PlayoutState::new(to_move);
-    if cfg.max_moves > 0 {
-        while !st.ply(board, cfg, rng) {}
+    if cfg.max_moves == 0 {
+        return st.outcome(board, cfg);
     }
-    st.outcome(board, cfg)
+    if cfg.amaf_plies >= cfg.max_moves {
+        while !st.ply(board, cfg, rng) {}
+        return st.outcome(board, cfg);
+    }
+    // Record the first `amaf_plies` plies, then play the rest on the same generator stream,
+    // so the game is the one an unlimited record would have played.
+    for _ in 0..cfg.amaf_plies {
+        if st.ply(board, cfg, rng) {
+            return st.outcome(board, cfg);
+        }
+    }
+    let recorded = st.first_play;
+    while !st.ply(board, cfg, rng) {}
+    Outcome {
+        first_play: recorded,
+        ..st.outcome(board, cfg)
+    }
 }

@@ -814,7 +814,7 @@ pub fn heavy_playout<const N: usize, const W: usize, R: RngCore>(
             Some(i) => {
                 board.play_unchecked(c, Point::from_index(i));
                 passes = 0;
-                if !seen.contains(i) {
+                if moves <= cfg.amaf_plies && !seen.contains(i) {
                     first_play[c].insert(i);
                     seen.insert(i);
                 }

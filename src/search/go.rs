@@ -72,6 +72,14 @@ impl<const N: usize, const W: usize> GoState<N, W> {
         self
     }
 
+    /// The same state with only the first `plies` plies of each playout recorded for AMAF
+    /// (see [`crate::search::Params::amaf_plies`]).
+    #[must_use]
+    pub fn with_amaf_plies(mut self, plies: u32) -> Self {
+        self.cfg.amaf_plies = plies;
+        self
+    }
+
     #[must_use]
     pub fn policy(&self) -> &Policy {
         &self.policy

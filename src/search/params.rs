@@ -18,6 +18,11 @@ pub struct Params {
     /// Silver): `beta` is 1 for an unvisited child, 1/2 at `n = k`, and falls towards 0 as `n`
     /// grows, so AMAF guides a child while it is young and its own mean takes over later.
     pub rave_k: f32,
+    /// RAVE bias `b` of Gelly and Silver's minimum-MSE schedule: when above 0 it replaces the
+    /// `k` schedule by `beta = m / (n + m + 4 b^2 n m)`, `m` the child's AMAF samples. `beta` is
+    /// then 1 for an unvisited child too, but falls faster for a child whose AMAF statistics
+    /// are few, and is about `1 / (1 + 4 b^2 n)` once they are many.
+    pub rave_bias: f32,
     /// Value of a child that has neither visits nor AMAF data ("first-play urgency"); 1.0 makes
     /// every such child be tried before any tried child is revisited.
     pub fpu: f32,
@@ -63,6 +68,10 @@ pub struct Params {
     /// worth for a new node's children (0: none). For Go: captures, atari escapes,
     /// self-ataris, 3x3 shapes and first/second-line moves in empty areas.
     pub prior: u32,
+    /// UCT with RAVE (Go): only a playout's first this many plies feed the AMAF statistics;
+    /// the tree's moves always do (`u32::MAX`: every ply). The late moves of a random game
+    /// are far from the position searched, so their AMAF credit is mostly noise.
+    pub amaf_plies: u32,
 }
 
 /// How a node's value is backed up.
@@ -109,6 +118,7 @@ impl Default for Params {
             tuned: false,
             rave: true,
             rave_k: 1000.0,
+            rave_bias: 0.0,
             fpu: 1.0,
             expand_after: 2,
             threads: 1,
@@ -127,6 +137,7 @@ impl Default for Params {
             transpositions: false,
             tt_prior: 32,
             prior: 0,
+            amaf_plies: u32::MAX,
         }
     }
 }

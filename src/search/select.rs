@@ -5,6 +5,8 @@
 //!
 //! ```text
 //! base  = (1 - beta) q + beta q_amaf      beta = sqrt(k / (3 n + k))   (when RAVE has data)
+//!                                         or, with a RAVE bias b (minimum MSE),
+//!                                         beta = n_amaf / (n + n_amaf + 4 b^2 n n_amaf)
 //!       = q                               (no AMAF data; FPU when n = 0 too)
 //! value = base + c sqrt(ln N / max(n, 1))                               (UCB1)
 //!       = base + c sqrt(ln N / max(n, 1) * min(1/4, q (1 - q) + sqrt(2 ln N / max(n, 1))))
@@ -31,6 +33,8 @@ pub struct Selector {
     tuned: bool,
     rave: bool,
     rave_k: f32,
+    /// `4 b^2` of the minimum-MSE schedule (0: the `k` schedule).
+    rave_mse: f32,
     fpu: f32,
     /// Use the children's mix values (when computed) instead of their means.
     mix: bool,
@@ -49,6 +53,7 @@ impl Selector {
             tuned: p.tuned,
             rave: p.rave,
             rave_k: k,
+            rave_mse: 4.0 * p.rave_bias * p.rave_bias,
             fpu: p.fpu,
             mix: p.backup == super::params::Backup::Mix,
             beta: (0..TABLE).map(|n| rave_beta(k, n as u32)).collect(),
@@ -103,7 +108,11 @@ impl Selector {
             (true, Some(qa)) => match mean {
                 None => qa,
                 Some(q) => {
-                    let b = self.beta(s.visits);
+                    let b = if self.rave_mse > 0.0 {
+                        mse_beta(self.rave_mse, count_f32(s.visits), count_f32(amaf.visits))
+                    } else {
+                        self.beta(s.visits)
+                    };
                     b * qa + (1.0 - b) * q
                 }
             },
@@ -230,6 +239,7 @@ impl Selector {
             c_sqrt_ln: self.exploration * ln_n.sqrt(),
             exploration: self.exploration,
             rave_k: self.rave_k,
+            rave_mse: self.rave_mse,
             rave: self.rave,
             fpu: self.fpu,
         };
@@ -269,6 +279,7 @@ impl Selector {
         let half = _mm256_set1_ps(0.5);
         let quarter = _mm256_set1_ps(0.25);
         let rave_k = _mm256_set1_ps(k.rave_k);
+        let rave_mse = _mm256_set1_ps(k.rave_mse);
         let fpu = _mm256_set1_ps(k.fpu);
         let ln_n = _mm256_set1_ps(k.ln_n);
         let exploration = _mm256_set1_ps(k.exploration);
@@ -338,10 +349,21 @@ impl Selector {
                 };
                 let na = count(amaf_visits);
                 let qa = _mm256_div_ps(count(amaf_wins), _mm256_mul_ps(two, na));
-                let beta = _mm256_sqrt_ps(_mm256_div_ps(
-                    rave_k,
-                    _mm256_add_ps(_mm256_mul_ps(three, n), rave_k),
-                ));
+                let beta = if k.rave_mse > 0.0 {
+                    // mse_beta's operations in its order.
+                    _mm256_div_ps(
+                        na,
+                        _mm256_add_ps(
+                            _mm256_add_ps(n, na),
+                            _mm256_mul_ps(_mm256_mul_ps(rave_mse, n), na),
+                        ),
+                    )
+                } else {
+                    _mm256_sqrt_ps(_mm256_div_ps(
+                        rave_k,
+                        _mm256_add_ps(_mm256_mul_ps(three, n), rave_k),
+                    ))
+                };
                 let blend = _mm256_add_ps(
                     _mm256_mul_ps(beta, qa),
                     _mm256_mul_ps(_mm256_sub_ps(one, beta), q),
@@ -465,6 +487,7 @@ struct Consts {
     c_sqrt_ln: f32,
     exploration: f32,
     rave_k: f32,
+    rave_mse: f32,
     rave: bool,
     fpu: f32,
 }
@@ -582,7 +605,11 @@ impl Lanes {
             let amaf_visits = (self.amaf[i] >> 32) as u32;
             let na = count_f32(amaf_visits);
             let qa = count_f32(self.amaf[i] as u32) / (2.0 * na);
-            let beta = (k.rave_k / (3.0 * n + k.rave_k)).sqrt();
+            let beta = if k.rave_mse > 0.0 {
+                mse_beta(k.rave_mse, n, na)
+            } else {
+                (k.rave_k / (3.0 * n + k.rave_k)).sqrt()
+            };
             let blend = beta * qa + (1.0 - beta) * q;
             let rave_base = if has_q { blend } else { qa };
             let plain_base = if has_q { q } else { k.fpu };
@@ -623,6 +650,14 @@ fn count_f32(x: u32) -> f32 {
 #[must_use]
 pub fn rave_beta(k: f32, n: u32) -> f32 {
     (k / (3.0 * n as f32 + k)).sqrt()
+}
+
+/// `beta` of the minimum-MSE schedule for `n` visits and `m` AMAF samples, `four_b2` being
+/// `4 b^2` (Gelly and Silver): the weight that minimises the mean squared error of the blend
+/// when the AMAF mean is off by a bias `b`.
+#[inline(always)]
+fn mse_beta(four_b2: f32, n: f32, m: f32) -> f32 {
+    m / (n + m + four_b2 * n * m)
 }
 
 #[cfg(test)]
@@ -675,6 +710,7 @@ mod tests {
                 tuned: round % 4 == 1,
                 rave: round % 5 != 2,
                 exploration: [0.0, 0.1, 1.0][round % 3],
+                rave_bias: if round % 6 == 4 { 0.1 } else { 0.0 },
                 backup: if round % 7 == 3 {
                     super::super::params::Backup::Mix
                 } else {
@@ -731,6 +767,16 @@ mod tests {
                     want,
                     "round {round}, portable"
                 );
+                #[cfg(target_arch = "x86_64")]
+                if s.avx2 {
+                    // The lanes as the workers inline them, with and without the direct loads
+                    // (exclusive: no other thread touches this tree).
+                    for exclusive in [false, true] {
+                        // SAFETY: `s.avx2` says the CPU has AVX2; the tree is this thread's.
+                        let got = unsafe { s.select_avx2(&tree, node, exclusive) };
+                        assert_eq!(got, want, "round {round}, exclusive {exclusive}");
+                    }
+                }
             }
         }
     }
@@ -755,6 +801,14 @@ mod tests {
         };
         // beta = 1/2 at n = k: halfway between 0.25 and 0.75.
         assert!((s.value(own, amaf, 0.0, 0.0) - 0.5).abs() < 1e-6);
+        // Minimum MSE, b = 0.05 (4 b^2 = 0.01): beta = 10 / (1000 + 10 + 100) = 1/111.
+        let mse = Selector::new(&Params {
+            rave_bias: 0.05,
+            ..p
+        });
+        let want = 0.75 / 111.0 + 0.25 * 110.0 / 111.0;
+        assert!((mse.value(own, amaf, 0.0, 0.0) - want).abs() < 1e-6);
+        assert_eq!(mse.value(none, amaf, 0.0, 0.0), 0.75);
         let no_rave = Selector::new(&Params { rave: false, ..p });
         assert_eq!(no_rave.value(own, amaf, 0.0, 0.0), 0.25);
     }
