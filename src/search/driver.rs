@@ -680,7 +680,10 @@ fn worker<G: SearchGame, S: BitSelect>(sh: &Shared<'_, G>, t: usize, sel: S) {
     let mut actions: Vec<Action> = Vec::with_capacity(sh.root.action_space() + 1);
     let mut priors: Vec<Stats> = Vec::with_capacity(sh.root.action_space() + 1);
     let mine = &sh.threads[t];
-    let mut pending = PendingAmaf::new(sh.tree, sh.threads.len() > 1);
+    // AMAF results for the root's children, gathered here and added to the shared nodes every
+    // few playouts: every simulation touches about half of them, and writing them each time
+    // would keep their cache lines moving between the threads' cores.
+    let mut root_amaf = vec![0u64; sh.tree.children_of(0).len()];
     let mut sets = ChildSets::new(sh.tree);
     // Playouts claimed from the shared count and not yet played.
     let mut budget = 0u64;
@@ -709,82 +712,22 @@ fn worker<G: SearchGame, S: BitSelect>(sh: &Shared<'_, G>, t: usize, sel: S) {
             sel,
         );
         let out = state.rollout(&mut rng, sel);
-        backup(sh, &path, &hashes, &out, mine, &mut pending, &mut sets);
+        backup(sh, &path, &hashes, &out, mine, &mut root_amaf, &mut sets);
         bump_u64(&mine.done, 1);
         k += 1;
         if k % CHECK_EVERY == 0 {
-            pending.flush(sh.tree);
+            flush_root_amaf(sh.tree, &mut root_amaf);
             if sh.limit_reached() {
                 break;
             }
         }
     }
-    pending.flush(sh.tree);
+    flush_root_amaf(sh.tree, &mut root_amaf);
 }
 
-/// AMAF results a worker gathers and adds to the shared nodes every few playouts, instead of
-/// writing each one at once: every simulation touches about half the children of each node on
-/// its path, and near the root the threads share those nodes, so writing them each time would
-/// keep their cache lines moving between the threads' cores.
-///
-/// The root's children are always gathered. With several threads, so are the children of the
-/// depth-1 node the last playouts went through (the threads mostly descend into the same
-/// few). With one thread they are written at once, so a one-thread search sees every result
-/// as soon as it is known.
-struct PendingAmaf {
-    root: Vec<u64>,
-    /// Gather below the root's children too.
-    below_on: bool,
-    /// The depth-1 node whose children `below` belongs to (0: none).
-    node: usize,
-    below: Vec<u64>,
-}
-
-impl PendingAmaf {
-    fn new(tree: &Tree, several_threads: bool) -> Self {
-        Self {
-            root: vec![0; tree.children_of(0).len()],
-            below_on: several_threads,
-            node: 0,
-            below: Vec::new(),
-        }
-    }
-
-    /// Where the results for the children of node `id` at depth `d` (`kids` of them) go:
-    /// a buffer, or `None` for the nodes themselves.
-    #[inline(always)]
-    fn target(&mut self, tree: &Tree, d: usize, id: usize, kids: usize) -> Option<&mut [u64]> {
-        match d {
-            0 => Some(&mut self.root),
-            1 if self.below_on => {
-                if self.node != id || self.below.len() != kids {
-                    self.flush_below(tree);
-                    self.node = id;
-                    self.below.clear();
-                    self.below.resize(kids, 0);
-                }
-                Some(&mut self.below)
-            }
-            _ => None,
-        }
-    }
-
-    /// Adds everything gathered to the shared nodes.
-    fn flush(&mut self, tree: &Tree) {
-        add_packed(tree.children_of(0), &mut self.root);
-        self.flush_below(tree);
-    }
-
-    fn flush_below(&mut self, tree: &Tree) {
-        if self.node != 0 {
-            add_packed(tree.children_of(self.node), &mut self.below);
-        }
-    }
-}
-
-/// Adds `deltas` (packed AMAF results) to `nodes` and clears them.
-fn add_packed(nodes: &[Node], deltas: &mut [u64]) {
-    for (ch, d) in nodes.iter().zip(deltas.iter_mut()) {
+/// Adds the gathered root AMAF results to the shared nodes and clears them.
+fn flush_root_amaf(tree: &Tree, deltas: &mut [u64]) {
+    for (ch, d) in tree.children_of(0).iter().zip(deltas.iter_mut()) {
         if *d != 0 {
             ch.add_amaf_packed(*d);
             *d = 0;
@@ -880,7 +823,7 @@ fn backup<G: SearchGame>(
     hashes: &[u64],
     out: &Rollout<G::Set>,
     mine: &ThreadStats,
-    pending: &mut PendingAmaf,
+    root_amaf: &mut [u64],
     sets: &mut ChildSets<G::Set>,
 ) {
     let tree = sh.tree;
@@ -912,10 +855,12 @@ fn backup<G: SearchGame>(
             if kids.is_empty() {
                 continue;
             }
-            let mut target = pending.target(tree, d, id, kids.len());
-            let mut hit = |k: usize| match target {
-                Some(ref mut gathered) => gathered[k] += (1 << 32) + u64::from(r),
-                None => kids[k].add_amaf(r),
+            let mut hit = |k: usize| {
+                if d == 0 {
+                    root_amaf[k] += (1 << 32) + u64::from(r);
+                } else {
+                    kids[k].add_amaf(r);
+                }
             };
             let set = sets.get(tree, id);
             if set.members != UNORDERED {
@@ -1072,47 +1017,6 @@ pub fn splitmix(mut z: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Gathered AMAF results reach the right nodes: the root's children's at a flush, a depth-1
-    /// node's children's when the gathering moves to another node or at a flush; deeper nodes
-    /// and a one-thread worker's depth-1 nodes are written at once.
-    #[test]
-    fn pending_amaf_lands_on_the_right_children() {
-        let t = Tree::new(100);
-        assert!(t.expand(0, &[Action(1), Action(2)]));
-        let (a, b) = (
-            t.child(0, Action(1)).unwrap(),
-            t.child(0, Action(2)).unwrap(),
-        );
-        assert!(t.expand(a, &[Action(3), Action(4), Action(5)]));
-        assert!(t.expand(b, &[Action(6)]));
-        let amaf = |id: usize| t.node(id).amaf();
-        let one = (1u64 << 32) + 2;
-        let mut p = PendingAmaf::new(&t, true);
-        p.target(&t, 0, 0, 2).unwrap()[1] += one;
-        p.target(&t, 1, a, 3).unwrap()[2] += one;
-        p.target(&t, 1, a, 3).unwrap()[2] += one;
-        assert!(p.target(&t, 2, 7, 1).is_none());
-        let a5 = t.child(a, Action(5)).unwrap();
-        assert_eq!((amaf(b).visits, amaf(a5).visits), (0, 0));
-        // Moving to node b flushes a's children only.
-        p.target(&t, 1, b, 1).unwrap()[0] += 1 << 32;
-        assert_eq!(amaf(a5), Stats { visits: 2, wins: 4 });
-        assert_eq!(amaf(b).visits, 0);
-        p.flush(&t);
-        assert_eq!(amaf(b), Stats { visits: 1, wins: 2 });
-        let b6 = t.child(b, Action(6)).unwrap();
-        assert_eq!(amaf(b6), Stats { visits: 1, wins: 0 });
-        // Everything was cleared: a second flush adds nothing.
-        p.flush(&t);
-        assert_eq!(
-            (amaf(a5).visits, amaf(b).visits, amaf(b6).visits),
-            (2, 1, 1)
-        );
-        let mut single = PendingAmaf::new(&t, false);
-        assert!(single.target(&t, 1, a, 3).is_none());
-        assert!(single.target(&t, 0, 0, 2).is_some());
-    }
 
     #[test]
     fn decided_rule() {
