@@ -220,6 +220,13 @@ fn variants() -> Vec<(&'static str, Params)> {
         ),
         ("rave, 2 threads", Params { threads: 2, ..base }),
         (
+            "rave, minimum-MSE beta",
+            Params {
+                rave_bias: 0.03,
+                ..base
+            },
+        ),
+        (
             "expand at once",
             Params {
                 expand_after: 0,

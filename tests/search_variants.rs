@@ -501,3 +501,61 @@ fn ponder_over_a_pipe_reuses_the_tree() {
         "the second search reused no tree: {err}"
     );
 }
+
+/// `--amaf-plies` and `--rave-bias` play a game's move; without RAVE, or out of range, they
+/// are refused with a message and the engine does not start.
+#[test]
+fn amaf_plies_and_rave_bias_flags() {
+    let run = |args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+            .arg("gtp")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("tengen starts");
+        let mut stdin = child.stdin.take().unwrap();
+        // The engine may refuse to start and close its input: ignore a broken pipe.
+        let _ = stdin.write_all(b"boardsize 9\nclear_board\ngenmove b\nquit\n");
+        drop(stdin);
+        child.wait_with_output().unwrap()
+    };
+    let ok = run(&[
+        "--preset",
+        "light",
+        "--amaf-plies",
+        "30",
+        "--rave-bias",
+        "0.01",
+        "--playouts",
+        "2000",
+        "--quiet",
+    ]);
+    assert!(ok.status.success());
+    let out = String::from_utf8_lossy(&ok.stdout);
+    let moves: Vec<_> = out
+        .lines()
+        .filter(|l| l.starts_with("= ") && l.len() > 2)
+        .collect();
+    assert_eq!(moves.len(), 1, "{out}");
+    assert!(!moves[0].contains("resign"), "{out}");
+    for (args, want) in [
+        (
+            &["--amaf-plies", "30", "--no-rave"][..],
+            "--amaf-plies has no effect with --no-rave",
+        ),
+        (
+            &["--rave-bias", "0.01", "--no-rave"][..],
+            "--rave-bias needs RAVE",
+        ),
+        (&["--amaf-plies", "0"][..], "--amaf-plies"),
+        (&["--rave-bias", "0"][..], "--rave-bias"),
+    ] {
+        let o = run(args);
+        assert!(!o.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}
