@@ -166,10 +166,11 @@ impl Selector {
             if mix {
                 lanes.load_mix(tree, first + base, chunk.len());
             }
-            if self.tuned {
-                lanes.values::<true>(&k, &mut best, base);
-            } else {
-                lanes.values::<false>(&k, &mut best, base);
+            match (self.tuned, self.rave_mse > 0.0) {
+                (true, false) => lanes.values::<true, false>(&k, &mut best, base),
+                (false, false) => lanes.values::<false, false>(&k, &mut best, base),
+                (true, true) => lanes.values::<true, true>(&k, &mut best, base),
+                (false, true) => lanes.values::<false, true>(&k, &mut best, base),
             }
         }
         best.get().map(|i| first + i)
@@ -221,10 +222,32 @@ impl Selector {
     unsafe fn select_avx2(&self, tree: &Tree, node: usize, exclusive: bool) -> Option<usize> {
         // SAFETY: the caller's.
         unsafe {
+            if self.rave_mse > 0.0 {
+                return self.select_avx2_mse(tree, node, exclusive);
+            }
             if self.tuned {
-                self.select_avx2_lanes::<true>(tree, node, exclusive)
+                self.select_avx2_lanes::<true, false>(tree, node, exclusive)
             } else {
-                self.select_avx2_lanes::<false>(tree, node, exclusive)
+                self.select_avx2_lanes::<false, false>(tree, node, exclusive)
+            }
+        }
+    }
+
+    /// The AVX2 lanes under the minimum-MSE schedule, kept out of line so that the common
+    /// schedule's lanes, inlined into the workers, carry no test for it.
+    ///
+    /// # Safety
+    /// As [`Selector::select_avx2`].
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline(never)]
+    unsafe fn select_avx2_mse(&self, tree: &Tree, node: usize, exclusive: bool) -> Option<usize> {
+        // SAFETY: the caller's.
+        unsafe {
+            if self.tuned {
+                self.select_avx2_lanes::<true, true>(tree, node, exclusive)
+            } else {
+                self.select_avx2_lanes::<false, true>(tree, node, exclusive)
             }
         }
     }
@@ -261,7 +284,7 @@ impl Selector {
     /// The CPU must have AVX2, and if `exclusive`, no other thread may write `tree`.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    unsafe fn select_avx2_lanes<const TUNED: bool>(
+    unsafe fn select_avx2_lanes<const TUNED: bool, const MSE: bool>(
         &self,
         tree: &Tree,
         node: usize,
@@ -349,7 +372,7 @@ impl Selector {
                 };
                 let na = count(amaf_visits);
                 let qa = _mm256_div_ps(count(amaf_wins), _mm256_mul_ps(two, na));
-                let beta = if k.rave_mse > 0.0 {
+                let beta = if MSE {
                     // mse_beta's operations in its order.
                     _mm256_div_ps(
                         na,
@@ -585,11 +608,12 @@ impl Lanes {
         }
     }
 
-    /// Computes every lane's selection value ([`Selector::value_with`], UCB1-tuned if `TUNED`)
+    /// Computes every lane's selection value ([`Selector::value_with`], UCB1-tuned if `TUNED`,
+    /// with the minimum-MSE `beta` if `MSE`)
     /// and keeps it in `best` if it beats the lane's best so far; `base` is the position of
     /// the chunk's first child among the children.
     #[inline(always)]
-    fn values<const TUNED: bool>(&self, k: &Consts, best: &mut Best, base: usize) {
+    fn values<const TUNED: bool, const MSE: bool>(&self, k: &Consts, best: &mut Best, base: usize) {
         for i in 0..LANES {
             let visits = (self.stats[i] >> 32) as u32;
             let n = count_f32(visits);
@@ -605,7 +629,7 @@ impl Lanes {
             let amaf_visits = (self.amaf[i] >> 32) as u32;
             let na = count_f32(amaf_visits);
             let qa = count_f32(self.amaf[i] as u32) / (2.0 * na);
-            let beta = if k.rave_mse > 0.0 {
+            let beta = if MSE {
                 mse_beta(k.rave_mse, n, na)
             } else {
                 (k.rave_k / (3.0 * n + k.rave_k)).sqrt()
