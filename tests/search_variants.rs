@@ -446,15 +446,21 @@ fn flat_search_respects_the_time_limit() {
     assert!(a.playouts > 100 && a.moves[0].visits > 0);
 }
 
-#[test]
-fn ponder_over_a_pipe_reuses_the_tree() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(["gtp", "--ponder", "--size", "9", "--playouts", "3000"])
+/// `tengen gtp` with `args`, its three standard streams piped.
+fn tengen_gtp(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .arg("gtp")
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("tengen starts");
+        .expect("tengen starts")
+}
+
+#[test]
+fn ponder_over_a_pipe_reuses_the_tree() {
+    let mut child = tengen_gtp(&["--ponder", "--size", "9", "--playouts", "3000"]);
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut answer = |stdin: &mut std::process::ChildStdin, cmd: &str| {
@@ -507,14 +513,7 @@ fn ponder_over_a_pipe_reuses_the_tree() {
 #[test]
 fn amaf_plies_and_rave_bias_flags() {
     let run = |args: &[&str]| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
-            .arg("gtp")
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("tengen starts");
+        let mut child = tengen_gtp(args);
         let mut stdin = child.stdin.take().unwrap();
         // The engine may refuse to start and close its input: ignore a broken pipe.
         let _ = stdin.write_all(b"boardsize 9\nclear_board\ngenmove b\nquit\n");
