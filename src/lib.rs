@@ -27,9 +27,10 @@
 pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod engine;
 pub mod game;
 pub mod gtp;
+pub mod mcts;
 pub mod playout;
 pub mod preset;
-pub mod search;
 pub mod sgf;

@@ -4,9 +4,9 @@
 //! A preset sets the playout policy and the search parameters it names; flags given with it
 //! override its policy switches and its search parameters (see `cli`).
 
+use crate::engine::player::EngineConfig;
+use crate::mcts::{Algorithm, Backup};
 use crate::playout::{EyeRule, Lgr, Policy};
-use crate::search::engine::EngineConfig;
-use crate::search::{Algorithm, Backup};
 use clap::ValueEnum;
 
 /// The presets.

@@ -3,7 +3,7 @@
 
 use std::io::Cursor;
 use tengen::gtp::{self, Settings};
-use tengen::search::Limits;
+use tengen::mcts::Limits;
 
 /// Playouts of every `genmove` of a session, read from the search summaries on stderr
 /// (`B E5: 12345 playouts in ...`).

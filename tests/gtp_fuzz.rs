@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::io::Cursor;
 use tengen::gtp::{self, Settings};
-use tengen::search::Limits;
+use tengen::mcts::Limits;
 
 /// A small deterministic generator (xorshift64*).
 struct Rng(u64);

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::io::Cursor;
 use std::path::Path;
 use tengen::gtp::{self, Settings};
-use tengen::search::Limits;
+use tengen::mcts::Limits;
 
 struct Expectation {
     id: u64,

@@ -2,9 +2,9 @@
 //! the searcher seeds new children's AMAF statistics with it.
 
 use tengen::board::{Board9, Color, Point, COLUMNS};
-use tengen::search::go::GoState;
-use tengen::search::tree::Stats;
-use tengen::search::{Action, Limits, Params, SearchGame, Searcher};
+use tengen::engine::state::GoState;
+use tengen::mcts::tree::Stats;
+use tengen::mcts::{Action, Limits, Params, SearchGame, Searcher};
 
 fn pt(v: &str) -> Point {
     let col = COLUMNS.find(v[..1].to_ascii_uppercase().as_str()).unwrap();
@@ -73,7 +73,7 @@ fn go_knowledge_signs() {
     assert_eq!(prior_of(&s, "c3", 20), Stats::default());
     // The pass knows nothing.
     let mut out = Vec::new();
-    s.priors(&[tengen::search::go::PASS], 20, &mut out);
+    s.priors(&[tengen::engine::state::PASS], 20, &mut out);
     assert_eq!(out, vec![Stats::default()]);
 }
 

@@ -4,8 +4,8 @@
 
 use rand_core::RngCore;
 use tengen::board::{ByColor, Color};
+use tengen::mcts::{Action, ActionSet, Limits, Params, Rollout, SearchGame, Searcher};
 use tengen::playout::BitSelect;
-use tengen::search::{Action, ActionSet, Limits, Params, Rollout, SearchGame, Searcher};
 
 /// A set of up to 64 actions.
 #[derive(Clone, Copy, Default, Debug)]

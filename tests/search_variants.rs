@@ -7,13 +7,13 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 use tengen::board::{ByColor, Color};
+use tengen::engine::player::{new_engine, Decision, Engine, EngineConfig, GenmoveOptions};
 use tengen::game::{GoMove, Vertex};
-use tengen::playout::BitSelect;
-use tengen::search::engine::{new_engine, Decision, Engine, EngineConfig, GenmoveOptions};
-use tengen::search::{
+use tengen::mcts::{
     Action, ActionSet, Algorithm, Backup, FlatOutcome, Limits, Params, Rollout, SearchGame,
     Searcher, StopReason,
 };
+use tengen::playout::BitSelect;
 
 /// A set of up to 64 actions.
 #[derive(Clone, Copy, Default, Debug)]

@@ -6,7 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 use std::io::{self, Cursor};
 use tengen::gtp::{self, Settings};
-use tengen::search::Limits;
+use tengen::mcts::Limits;
 
 fuzz_target!(|data: &[u8]| {
     let mut s = Settings {

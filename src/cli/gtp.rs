@@ -1,9 +1,9 @@
 //! `tengen gtp` (also what `tengen` runs with no subcommand).
 
 use super::PolicyArgs;
+use crate::engine::player::EngineConfig;
 use crate::gtp::{self, Settings};
-use crate::search::engine::EngineConfig;
-use crate::search::{Algorithm, Backup, FlatOutcome, Limits, Params};
+use crate::mcts::{Algorithm, Backup, FlatOutcome, Limits, Params};
 use clap::{Parser, ValueEnum};
 use std::process::ExitCode;
 use std::time::Duration;

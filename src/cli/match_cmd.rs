@@ -9,10 +9,10 @@
 //! own engine processes; the results are counted as they finish.
 
 use crate::board::Color;
+use crate::engine::player::{new_engine, Engine, EngineConfig};
 use crate::game::{format_score, GoMove};
 use crate::gtp::client::{split_command, Client, ClientError};
 use crate::gtp::parse;
-use crate::search::engine::{new_engine, Engine, EngineConfig};
 use crate::sgf;
 use anyhow::{bail, Context};
 use clap::Args;

@@ -2,7 +2,7 @@
 //! boards, and the summary written to stderr after a move.
 
 use crate::board::Color;
-use crate::search::engine::{Analysis, MoveInfo};
+use crate::engine::player::{Analysis, MoveInfo};
 use std::fmt::Write as _;
 
 /// Which dialect of `info` lines to write.

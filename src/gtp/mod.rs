@@ -51,8 +51,8 @@ pub mod clock;
 mod commands;
 pub mod parse;
 
-use crate::search::engine::{new_engine, Engine, EngineConfig};
-use crate::search::Limits;
+use crate::engine::player::{new_engine, Engine, EngineConfig};
+use crate::mcts::Limits;
 use clock::Clock;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};

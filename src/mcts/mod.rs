@@ -2,7 +2,7 @@
 //!
 //! The searcher sees a game only through [`SearchGame`]: who is to move, which actions the tree
 //! may try, how to play one, and how to finish the game with a random playout. Go plugs in
-//! through [`go::GoState`]; tests plug in toy games with known answers.
+//! from above, in [`crate::engine`]; tests plug in toy games with known answers.
 //!
 //! * [`tree`]: the arena of nodes with atomic statistics, shared by all threads.
 //! * [`params`]: tunables and limits.
@@ -12,13 +12,9 @@
 //!   and all-moves-as-first statistics; [`Searcher`] runs it instead of the tree when
 //!   [`Params::algorithm`] says so.
 //! * [`tt`]: the transposition table of position values kept between searches.
-//! * [`go`]: Go as a [`SearchGame`]; [`engine`]: a whole engine (game plus search) behind an
-//!   object-safe trait, so the board size can be chosen at run time.
 
 pub mod driver;
-pub mod engine;
 pub mod flat;
-pub mod go;
 pub mod params;
 pub mod select;
 pub mod tree;
@@ -32,7 +28,7 @@ use crate::playout::BitSelect;
 use rand_core::RngCore;
 
 /// A move of a searched game, as a small index chosen by the game (Go: the point's bit index,
-/// with [`go::PASS`] for a pass).
+/// with `engine::state::PASS` for a pass).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Default)]
 pub struct Action(pub u16);
 

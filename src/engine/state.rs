@@ -6,11 +6,11 @@
 //! search only likes ending the game by passing when that wins on the board. Positional superko
 //! is the game's business: the searcher receives it as a filter on root moves.
 
-use super::tree::Stats;
-use super::{Action, Rollout, SearchGame};
 use crate::board::geometry::cell_of;
 use crate::board::{Bitboard, Board, ByColor, Color, Geometry, Point};
 use crate::game::area;
+use crate::mcts::tree::Stats;
+use crate::mcts::{Action, Rollout, SearchGame};
 use crate::playout::{heavy_playout, light_playout, BitSelect, MoveLog, PlayoutConfig};
 use crate::playout::{Policy, PolicyTables};
 use rand_core::RngCore;
@@ -73,7 +73,7 @@ impl<const N: usize, const W: usize> GoState<N, W> {
     }
 
     /// The same state with only the first `plies` plies of each playout recorded for AMAF
-    /// (see [`crate::search::Params::amaf_plies`]).
+    /// (see [`crate::mcts::Params::amaf_plies`]).
     #[must_use]
     pub fn with_amaf_plies(mut self, plies: u32) -> Self {
         self.cfg.amaf_plies = plies;
@@ -218,9 +218,9 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             Color::Black => 0,
             Color::White => 0x9e37_79b9_7f4a_7c15,
         };
-        let passes = super::driver::splitmix(0x5bd1_e995 + u64::from(self.passes.min(2)));
+        let passes = crate::mcts::driver::splitmix(0x5bd1_e995 + u64::from(self.passes.min(2)));
         let ko = self.board.ko().map_or(0, |(p, _)| {
-            super::driver::splitmix(0xc2b2_ae35 ^ (p.index() as u64 + 1))
+            crate::mcts::driver::splitmix(0xc2b2_ae35 ^ (p.index() as u64 + 1))
         });
         Some(self.board.hash() ^ side ^ passes ^ ko)
     }
@@ -313,7 +313,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
 mod tests {
     use super::*;
     use crate::board::Board9;
-    use crate::search::{Limits, Params, Searcher};
+    use crate::mcts::{Limits, Params, Searcher};
 
     #[test]
     fn two_passes_end_the_game_in_the_tree() {

@@ -18,10 +18,10 @@
 //! The tree is kept between moves: the next search starts from the subtree of the moves played
 //! since, when they follow on from the last search's root.
 
-use super::go::{GoState, PASS};
-use super::{driver, Action, Limits, Params, Report, Searcher, StopReason};
+use super::state::{GoState, PASS};
 use crate::board::{Bitboard, Board, ByColor, Color, Move};
 use crate::game::{Game, GameError, GoMove, Vertex};
+use crate::mcts::{driver, Action, Limits, Params, Report, Searcher, StopReason};
 use crate::playout::{Policy, PolicyTables};
 use std::ops::ControlFlow;
 use std::sync::Arc;

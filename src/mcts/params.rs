@@ -59,12 +59,12 @@ pub struct Params {
     pub depth2: bool,
     /// Flat search: what one playout's outcome is.
     pub flat_outcome: FlatOutcome,
-    /// UCT: keep a transposition table of position values (needs [`crate::search::SearchGame::hash`])
-    /// across searches and use it to give each new node a prior (see [`crate::search::tt`]).
+    /// UCT: keep a transposition table of position values (needs [`crate::mcts::SearchGame::hash`])
+    /// across searches and use it to give each new node a prior (see [`crate::mcts::tt`]).
     pub transpositions: bool,
     /// UCT with transpositions: at most this many of the table's samples seed a new node.
     pub tt_prior: u32,
-    /// UCT: games that the game's prior knowledge ([`crate::search::SearchGame::priors`]) is
+    /// UCT: games that the game's prior knowledge ([`crate::mcts::SearchGame::priors`]) is
     /// worth for a new node's children (0: none). For Go: captures, atari escapes,
     /// self-ataris, 3x3 shapes and first/second-line moves in empty areas.
     pub prior: u32,
@@ -81,17 +81,17 @@ pub enum Backup {
     #[default]
     Mean,
     /// Crazy Stone's mix (seed 000, section 3.3): from the mean towards the best child's value
-    /// as the children gain games (see [`crate::search::tree::mix_value`]).
+    /// as the children gain games (see [`crate::mcts::tree::mix_value`]).
     Mix,
 }
 
-/// Which searcher [`crate::search::Searcher::run`] uses.
+/// Which searcher [`crate::mcts::Searcher::run`] uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Algorithm {
     /// UCT with RAVE on a tree (the default).
     #[default]
     Uct,
-    /// Flat Monte Carlo at the root (seed 002), see [`crate::search::flat`].
+    /// Flat Monte Carlo at the root (seed 002), see [`crate::mcts::flat`].
     Flat,
 }
 

@@ -13,7 +13,7 @@
 //!                                                                       (UCB1-tuned)
 //! ```
 //!
-//! Under the mix backup ([`crate::search::Backup::Mix`]) `q` is the child's mix value (its
+//! Under the mix backup ([`crate::mcts::Backup::Mix`]) `q` is the child's mix value (its
 //! mean until the mix is first computed).
 //!
 //! `beta` and `1 / sqrt(n)` come from tables for small `n`, so the common case of a descent costs

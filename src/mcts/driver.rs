@@ -20,8 +20,8 @@
 //! node recomputes it, as with the virtual loss.
 //!
 //! With [`Params::transpositions`] the searcher keeps a [`Table`] of position values across
-//! searches (see [`crate::search::tt`]). With [`Params::algorithm`] set to [`Algorithm::Flat`]
-//! [`Searcher::run`] runs the flat searcher of [`crate::search::flat`] instead of the tree.
+//! searches (see [`crate::mcts::tt`]). With [`Params::algorithm`] set to [`Algorithm::Flat`]
+//! [`Searcher::run`] runs the flat searcher of [`crate::mcts::flat`] instead of the tree.
 
 use super::params::{Algorithm, Backup, Limits, Params};
 use super::select::Selector;
@@ -102,7 +102,7 @@ pub struct Report {
     /// Root moves, most visited first (ties: higher win rate first); pruned moves left out.
     /// After a [`StopReason::Decided`] stop on a won position, the move decided on comes first
     /// (see [`Limits::early_stop`]); after a flat search, the flat searcher's choice comes
-    /// first and the rest by value (see [`crate::search::flat`]).
+    /// first and the rest by value (see [`crate::mcts::flat`]).
     pub children: Vec<ChildInfo>,
     /// Mean final score from Black's side over this search's playouts.
     pub score: Option<f32>,

@@ -4,7 +4,7 @@
 //! What it does: every simulation adds its result to the entry of each position on its tree
 //! path below the root (from the side of the player who moved into the position, like the
 //! node statistics). When a descent reaches a node for the first time, the node starts with up
-//! to [`crate::search::Params::tt_prior`] of its position's samples (same mean), so a position
+//! to [`crate::mcts::Params::tt_prior`] of its position's samples (same mean), so a position
 //! the search has met before, by another move order or in an earlier search whose tree was not
 //! kept, does not start from nothing.
 //!
@@ -19,7 +19,7 @@
 //! it. Threads write entries without locks: a reader checks the key before and after reading
 //! the statistics, so a torn entry is at worst a slightly wrong prior.
 //!
-//! [`SearchGame::hash`]: crate::search::SearchGame::hash
+//! [`SearchGame::hash`]: crate::mcts::SearchGame::hash
 
 use super::tree::Stats;
 use std::sync::atomic::{AtomicU64, Ordering::*};

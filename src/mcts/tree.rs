@@ -6,7 +6,7 @@
 //! release store of its state after its block is filled. Nothing is freed during a search;
 //! [`Tree::reroot`] copies the subtree that is still useful into a fresh arena between searches.
 //!
-//! With the mix backup operator ([`crate::search::Backup::Mix`]) the tree also holds a mix
+//! With the mix backup operator ([`crate::mcts::Backup::Mix`]) the tree also holds a mix
 //! value per node, in a side array so that the nodes stay 24 bytes when it is off.
 
 use super::Action;

@@ -1,0 +1,9 @@
+//! Go on top of the game-agnostic search in [`crate::mcts`].
+//!
+//! * [`state`]: Go as a [`SearchGame`](crate::mcts::SearchGame) (the playout position, the side
+//!   to move, the pass count).
+//! * [`player`]: a whole engine (game plus search) behind an object-safe trait, so the board
+//!   size can be chosen at run time.
+
+pub mod player;
+pub mod state;
