@@ -32,5 +32,4 @@ pub mod game;
 pub mod gtp;
 pub mod mcts;
 pub mod playout;
-pub mod preset;
 pub mod sgf;

@@ -7,11 +7,11 @@ use rand_pcg::Pcg32;
 use std::io::Cursor;
 use tengen::board::{Board9, Color, Point, COLUMNS};
 use tengen::cli::GtpArgs;
+use tengen::engine::presets::Preset;
 use tengen::gtp;
 use tengen::playout::patterns;
 use tengen::playout::policy::{Mover, PASS_CODE};
 use tengen::playout::{heavy_playout, EyeRule, Lgr, MoveLog, PlayoutConfig, Policy, PolicyTables};
-use tengen::preset::Preset;
 
 /// A 9x9 vertex such as "e5".
 fn pt(v: &str) -> Point {

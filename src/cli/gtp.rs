@@ -227,7 +227,7 @@ impl GtpArgs {
         let mut config = EngineConfig::default();
         self.policy
             .preset
-            .unwrap_or(crate::preset::Preset::Tengen)
+            .unwrap_or(crate::engine::presets::Preset::Tengen)
             .apply(&mut config);
         config.policy = self.policy.policy(config.policy);
         let base = config.params;

@@ -63,7 +63,7 @@ pub struct MatchArgs {
     /// Engine A is this tengen with this preset (`tengen gtp --preset NAME --quiet`, plus
     /// `--playouts` if given here); with `--a` as well, the preset is added to `--a`'s flags.
     #[arg(long, value_enum)]
-    pub preset: Option<crate::preset::Preset>,
+    pub preset: Option<crate::engine::presets::Preset>,
     /// Games played at the same time, each pair of engines on its own (one process per engine
     /// and game stream). With 2, one stream plays the games where A is Black and the other those
     /// where A is White, so that an engine that always starts from the same seed (its games

@@ -1,8 +1,8 @@
 //! Flags choosing a preset and playout-policy switches, shared by `gtp`, `bench` and the
 //! engines of `match` (through `gtp`'s flags).
 
+use crate::engine::presets::Preset;
 use crate::playout::{EyeRule, Lgr, Policy};
-use crate::preset::Preset;
 use clap::{builder::BoolishValueParser, Args, ValueEnum};
 
 /// `--eyes` values.

@@ -4,6 +4,8 @@
 //!   to move, the pass count).
 //! * [`player`]: a whole engine (game plus search) behind an object-safe trait, so the board
 //!   size can be chosen at run time.
+//! * [`presets`]: named playout-policy and search settings (`--preset`).
 
 pub mod player;
+pub mod presets;
 pub mod state;
