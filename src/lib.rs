@@ -24,7 +24,6 @@
 //!
 //! `search` depends on `playout` (its Go game runs light playouts) and `game` (superko, scoring).
 
-pub mod bench;
 pub mod board;
 pub mod cli;
 pub mod engine;

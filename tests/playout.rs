@@ -8,13 +8,13 @@ use common::reference::RefBoard;
 use common::{assert_same, pt};
 use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
-use tengen::bench::{self, BenchConfig, BenchError, BenchStats, Limit, Progress};
 use tengen::board::{Bitboard, Board, ByColor, Color, Move};
+use tengen::playout::batch::{self, BenchConfig, BenchError, BenchStats, Limit, Progress};
 use tengen::playout::{light_playout, PlayoutConfig, Portable};
 
 // ----- golden fingerprints -----
 //
-// `bench::run` with `GOLDEN_SEED`, one thread, komi 7.5 and the playout counts below. The
+// `batch::run` with `GOLDEN_SEED`, one thread, komi 7.5 and the playout counts below. The
 // signature hashes every outcome, so it changes whenever the kernel consumes the random stream
 // differently (a legitimate change of an optimisation, e.g. another way to pick a random
 // candidate): then check that the statistical tests below still pass, and regenerate with
@@ -59,7 +59,7 @@ fn config(size: usize, playouts: u64, threads: usize, seed: u64) -> BenchConfig 
 
 fn run(cfg: &BenchConfig) -> BenchStats {
     let progress = Progress::default();
-    let st = bench::run(cfg, &progress).expect("valid bench config");
+    let st = batch::run(cfg, &progress).expect("valid bench config");
     assert_eq!(
         progress.done.load(std::sync::atomic::Ordering::Relaxed),
         st.playouts
@@ -386,7 +386,7 @@ fn same_seed_same_result() {
     }
 }
 
-/// The inverse of `bench::mix` (splitmix64's finaliser), to take a one-thread signature apart.
+/// The inverse of `batch::mix` (splitmix64's finaliser), to take a one-thread signature apart.
 fn unmix(mut z: u64) -> u64 {
     fn unxorshift(y: u64, s: u32) -> u64 {
         let mut x = y;
@@ -413,17 +413,17 @@ fn unmix(mut z: u64) -> u64 {
 #[test]
 fn two_threads_split_the_work_deterministically() {
     for x in [0u64, 1, 0xdead_beef, u64::MAX] {
-        assert_eq!(unmix(bench::mix(x)), x);
+        assert_eq!(unmix(batch::mix(x)), x);
     }
     let (seed, n) = (2024, 61);
     let two = run(&config(9, n, 2, seed));
     assert_eq!(two.playouts, n);
     // Thread t plays with `thread_seed(seed, t)`; thread 0 takes the odd playout. A one-thread
     // run reproduces each share when its own thread 0 gets the same seed.
-    let seed_of_thread_1 = seed ^ bench::mix(1) ^ bench::mix(2);
+    let seed_of_thread_1 = seed ^ batch::mix(1) ^ batch::mix(2);
     assert_eq!(
-        bench::thread_seed(seed_of_thread_1, 0),
-        bench::thread_seed(seed, 1)
+        batch::thread_seed(seed_of_thread_1, 0),
+        batch::thread_seed(seed, 1)
     );
     let part0 = run(&config(9, n / 2 + 1, 1, seed));
     let part1 = run(&config(9, n / 2, 1, seed_of_thread_1));
@@ -434,7 +434,7 @@ fn two_threads_split_the_work_deterministically() {
     // Signatures combine in thread order.
     assert_eq!(
         two.signature,
-        bench::mix(part0.signature ^ unmix(part1.signature))
+        batch::mix(part0.signature ^ unmix(part1.signature))
     );
 }
 
@@ -442,21 +442,21 @@ fn two_threads_split_the_work_deterministically() {
 fn bench_rejects_bad_configs() {
     let p = Progress::default();
     assert_eq!(
-        bench::run(&config(9, 10, 0, 1), &p),
+        batch::run(&config(9, 10, 0, 1), &p),
         Err(BenchError::Threads)
     );
-    assert_eq!(bench::run(&config(9, 0, 1, 1), &p), Err(BenchError::Limit));
+    assert_eq!(batch::run(&config(9, 0, 1, 1), &p), Err(BenchError::Limit));
     assert_eq!(
-        bench::run(&config(20, 10, 1, 1), &p),
+        batch::run(&config(20, 10, 1, 1), &p),
         Err(BenchError::Size(20))
     );
     assert_eq!(
-        bench::run(&config(1, 10, 1, 1), &p),
+        batch::run(&config(1, 10, 1, 1), &p),
         Err(BenchError::Size(1))
     );
     let mut cfg = config(9, 10, 1, 1);
     cfg.limit = Limit::Seconds(f64::NAN);
-    assert_eq!(bench::run(&cfg, &p), Err(BenchError::Limit));
+    assert_eq!(batch::run(&cfg, &p), Err(BenchError::Limit));
 }
 
 /// With `amaf_plies = k` the playout is the same game on the same random stream, and its

@@ -1,8 +1,8 @@
 //! `tengen bench`: the reference light-playout workload, its flags and its report.
 
 use super::progress;
-use crate::bench::{BenchConfig, BenchStats, Limit};
 use crate::board::SUPPORTED_SIZES;
+use crate::playout::batch::{BenchConfig, BenchStats, Limit};
 use clap::Args;
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -94,7 +94,7 @@ pub fn run(a: &BenchArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The compiled code path the bench dispatches to on this CPU: `x86-64-v3` (the playout loop
-/// built for AVX2, BMI1/2, LZCNT and POPCNT) or `portable` (see `crate::bench`).
+/// built for AVX2, BMI1/2, LZCNT and POPCNT) or `portable` (see `crate::playout::batch`).
 #[must_use]
 pub fn code_path_name() -> &'static str {
     #[cfg(target_arch = "x86_64")]

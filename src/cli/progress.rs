@@ -3,7 +3,7 @@
 //! The bench itself runs on a scoped thread; this thread polls [`Progress::done`] and redraws.
 //! On a pipe or a file nothing is drawn and the bench runs on the calling thread.
 
-use crate::bench::{self, BenchConfig, BenchError, BenchStats, Limit, Progress};
+use crate::playout::batch::{self, BenchConfig, BenchError, BenchStats, Limit, Progress};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -21,10 +21,10 @@ const WIDTH: usize = 30;
 pub fn run_bench(cfg: &BenchConfig) -> Result<BenchStats, BenchError> {
     let progress = Progress::default();
     if !std::io::stderr().is_terminal() {
-        return bench::run(cfg, &progress);
+        return batch::run(cfg, &progress);
     }
     std::thread::scope(|s| {
-        let worker = s.spawn(|| bench::run(cfg, &progress));
+        let worker = s.spawn(|| batch::run(cfg, &progress));
         let start = Instant::now();
         let mut last_draw: Option<Instant> = None;
         while !worker.is_finished() {

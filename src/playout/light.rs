@@ -73,7 +73,7 @@ pub fn random_candidate<const N: usize, const W: usize, R: RngCore>(
 
 /// The state of a light playout besides its board: whose turn, plies so far, passes in a row,
 /// and the first-play record. Advanced one ply at a time by [`PlayoutState::ply`], so that
-/// several playouts can be interleaved in one thread (see `crate::bench`).
+/// several playouts can be interleaved in one thread (see `crate::playout::batch`).
 #[derive(Clone, Copy, Debug)]
 pub struct PlayoutState<const W: usize> {
     to_move: Color,

@@ -3,8 +3,10 @@
 //! [`light`] is the reference light playout of the benchmark: uniform among legal, non-eyelike
 //! moves, simple ko, pass only when nothing is left, area scoring. [`policy`] adds the seed
 //! papers' playout policies (atari and two-liberty urgencies, real eyes, 3x3 [`patterns`],
-//! last-good-reply, mercy rule, constant temperature), each switchable.
+//! last-good-reply, mercy rule, constant temperature), each switchable. [`batch`] runs batches
+//! of playouts on threads (the `tengen bench` workload).
 
+pub mod batch;
 pub mod light;
 pub mod patterns;
 pub mod policy;

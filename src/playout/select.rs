@@ -1,8 +1,8 @@
 //! Picking the k-th set bit of a word: the one instruction-set-dependent step of a playout.
 //!
 //! Playout code is generic over [`BitSelect`]; the batch entry points choose the implementation
-//! once (see `crate::bench`), inside a function compiled for the detected CPU features, so the
-//! whole inlined playout loop gets POPCNT/BMI2 code while the binary still runs anywhere.
+//! once (see `crate::playout::batch`), inside a function compiled for the detected CPU features,
+//! so the whole inlined playout loop gets POPCNT/BMI2 code while the binary still runs anywhere.
 
 /// Selects the `k`-th set bit (`k < w.count_ones()`) of `w`.
 pub trait BitSelect: Copy {
