@@ -9,8 +9,8 @@ use tengen::board::{Board9, Color, Point, COLUMNS};
 use tengen::cli::GtpArgs;
 use tengen::engine::presets::Preset;
 use tengen::gtp;
+use tengen::playout::heavy::{Mover, PASS_CODE};
 use tengen::playout::patterns;
-use tengen::playout::policy::{Mover, PASS_CODE};
 use tengen::playout::{heavy_playout, EyeRule, Lgr, MoveLog, PlayoutConfig, Policy, PolicyTables};
 
 /// A 9x9 vertex such as "e5".

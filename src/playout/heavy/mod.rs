@@ -1,8 +1,8 @@
 //! Playout policies of the seed papers, each switchable, on top of the light playout.
 //!
 //! A [`Policy`] says which ideas are on. When none is (`Policy::LIGHT`), callers run
-//! [`light_playout`](super::light_playout) unchanged; otherwise [`heavy_playout`] chooses each
-//! move by trying, in order:
+//! [`light_playout`](crate::playout::light_playout) unchanged; otherwise [`heavy_playout`]
+//! chooses each move by trying, in order:
 //!
 //! 1. **last good reply** (seed 001): the stored winning reply of the side to move to the
 //!    previous move, if it is still a fine move;
@@ -13,7 +13,7 @@
 //!    liberties (10000 / 1000 / 200 x size) on the strings at the previous move, drawn against
 //!    a weight of 1 for every other move;
 //! 4. **3x3 patterns** (seeds 003, 004): the MoGo shapes on the empty points around the previous
-//!    move ([`patterns`](super::patterns));
+//!    move ([`patterns`]);
 //! 5. **last-move locality** (seed 003): with some probability, a random move next to the
 //!    previous one;
 //! 6. a **random move**, uniform over candidates, or drawn with probability `exp(K v)` under a
@@ -25,10 +25,10 @@
 //! other. Everything is allocation-free: the tables live in [`PolicyTables`], shared by all
 //! threads and kept between moves, and the move record in a caller's [`MoveLog`].
 
-use super::light::{Outcome, PlayoutConfig};
-use super::patterns::{self, PatternTable};
 use crate::board::geometry::{cell_of, CELL_EMPTY, CELL_OFF};
 use crate::board::{Bitboard, Board, ByColor, Color, Geometry, Point};
+use crate::playout::light::{Outcome, PlayoutConfig};
+use crate::playout::patterns::{self, PatternTable};
 use rand_core::RngCore;
 use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
 
