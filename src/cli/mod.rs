@@ -4,16 +4,16 @@
 
 mod bench;
 mod gtp;
-mod match_cmd;
+mod r#match;
 mod policy_args;
 mod profile;
 mod progress;
 
 pub use bench::BenchArgs;
 pub use gtp::GtpArgs;
-pub use match_cmd::MatchArgs;
 pub use policy_args::PolicyArgs;
 pub use profile::ProfileArgs;
+pub use r#match::MatchArgs;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -44,7 +44,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Bench(a)) => bench::run(&a),
         Some(Command::Profile(a)) => profile::run(&a),
         Some(Command::Gtp(a)) => gtp::run(&a),
-        Some(Command::Match(a)) => match_cmd::run(&a),
+        Some(Command::Match(a)) => r#match::run(&a),
         None => gtp::run(&GtpArgs::default()),
     }
 }
