@@ -3,26 +3,31 @@
 //! Layers, each depending only on those above it:
 //!
 //! ```text
-//!   board      bitboards, layout, the fast position (no history, simple ko)
+//!   board      bitboards, geometry of each size, the fast position (no history, simple ko)
 //!     |
-//!     +------------------+
-//!     |                  |
-//!   playout            game      the slow game above the board: history, superko,
-//!   light random        |        handicap, undo, area scoring, vertices
-//!   playouts            |
-//!     |      +----------+--------+
-//!     |      |                   |
-//!   bench  search               sgf      game records (FF[4]) in vertices
-//!     |    UCT/RAVE on a small     |
-//!     |    game trait; Go on top;  |
-//!     |    size-erased engine      |
-//!     |      |                     |
-//!     |     gtp  <-----------------+     the GTP front end, analysis, time control
-//!     |      |
-//!   cli        `tengen bench`, `tengen profile`, `tengen gtp` (src/main.rs stays thin)
+//!     +-------------------------+
+//!     |                         |
+//!   playout                   game     the slow game above the board: history, superko,
+//!   light and heavy playouts;   |      handicap, undo, area scoring, vertices
+//!   batch: the bench workload   |
+//!     |                         +------------+
+//!   mcts     UCT/RAVE and flat  |            |
+//!     |      Monte Carlo behind |            |
+//!     |      a small game trait |            |
+//!     |                         |            |
+//!   engine <--------------------+           sgf      game records (FF[4]) in vertices
+//!     |    Go on top of mcts: the search     |
+//!     |    state, the size-erased player,    |
+//!     |    presets                           |
+//!   gtp  <-----------------------------------+      the GTP front end, analysis, time control
+//!     |
+//!   cli        `tengen bench`, `profile`, `gtp`, `match` (src/main.rs stays thin)
 //! ```
 //!
-//! `search` depends on `playout` (its Go game runs light playouts) and `game` (superko, scoring).
+//! `cli` also runs [`playout::batch`] directly (`tengen bench`). Two edges are still to go:
+//! `mcts` takes the playout's CPU token ([`playout::BitSelect`]) in
+//! [`SearchGame::rollout`](mcts::SearchGame::rollout), and `gtp` and `cli` take [`mcts::Limits`]
+//! and the search parameters from `mcts` instead of through `engine`.
 
 pub mod board;
 pub mod cli;
