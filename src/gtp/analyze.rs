@@ -116,6 +116,25 @@ pub fn visits_sboard(a: &Analysis) -> String {
         .join("\n")
 }
 
+/// GoGui live graphics for a running search: `gogui-gfx:`, the best move's principal
+/// variation as a `VAR` line and a `TEXT` line, ending with a blank line (the caller writes it on
+/// stderr with a newline). `None` before any move has been searched.
+#[must_use]
+pub fn gogui_gfx(a: &Analysis) -> Option<String> {
+    let best = a.moves.first()?;
+    let mut var = String::new();
+    let mut col = a.to_move;
+    for m in &best.pv {
+        let _ = write!(var, " {} {m}", col.letter().to_ascii_lowercase());
+        col = !col;
+    }
+    Some(format!(
+        "gogui-gfx:\nVAR{var}\nTEXT {} playouts, win rate {:.1} %\n",
+        a.playouts,
+        100.0 * a.winrate
+    ))
+}
+
 /// The stderr summary of a search.
 #[must_use]
 pub fn summary(a: &Analysis, played: &str, threads: usize) -> String {
