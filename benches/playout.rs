@@ -13,7 +13,8 @@ use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
 use std::hint::black_box;
 use tengen::board::{Board, Color};
-use tengen::playout::{light_playout, BitSelect, PlayoutConfig, Portable};
+use tengen::cpu::{Cpu, Isa, Task};
+use tengen::playout::{light_playout, PlayoutConfig};
 
 #[path = "common/flame.rs"]
 mod flame;
@@ -23,24 +24,16 @@ const SEED: u64 = 0x7e46_e2a1;
 /// Largest allowed relative gap between a measured and the reference mean playout length.
 const TOLERANCE: f64 = 0.02;
 
-/// The bit-select implementation a playout runs with, chosen once per benchmark.
-#[derive(Clone, Copy)]
-enum Select {
+/// The code a playout runs, chosen once per benchmark.
+#[derive(Clone, Copy, PartialEq)]
+enum Code {
+    /// The fastest this CPU runs, as `tengen bench` chooses it ([`tengen::cpu::dispatch`]).
+    Best,
+    /// The baseline target's.
     Portable,
-    #[cfg(target_arch = "x86_64")]
-    Bmi2(tengen::playout::Bmi2),
 }
 
-impl Select {
-    /// The fastest this CPU runs, as `tengen bench` chooses it.
-    fn best() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(sel) = tengen::playout::Bmi2::detect() {
-            return Select::Bmi2(sel);
-        }
-        Select::Portable
-    }
-
+impl Code {
     /// Clears `board` and plays one light playout on it; returns its length in plies.
     #[inline(always)]
     fn play<const N: usize, const W: usize>(
@@ -49,36 +42,29 @@ impl Select {
         cfg: &PlayoutConfig,
         rng: &mut Pcg32,
     ) -> u32 {
+        let one = PlayOne { board, cfg, rng };
         match self {
-            Select::Portable => play_one(board, cfg, rng, Portable),
-            // SAFETY: a `Bmi2` value exists only once `Bmi2::detect` has confirmed every
-            // feature `play_one_v3` is compiled for.
-            #[cfg(target_arch = "x86_64")]
-            Select::Bmi2(sel) => unsafe { play_one_v3(board, cfg, rng, sel) },
+            Code::Best => tengen::cpu::dispatch(one),
+            Code::Portable => one.run(tengen::cpu::Portable),
         }
     }
 }
 
-#[inline(always)]
-fn play_one<const N: usize, const W: usize, S: BitSelect>(
-    board: &mut Board<N, W>,
-    cfg: &PlayoutConfig,
-    rng: &mut Pcg32,
-    sel: S,
-) -> u32 {
-    board.clear();
-    light_playout(board, Color::Black, cfg, rng, sel).moves
+/// One light playout from the empty board.
+struct PlayOne<'a, const N: usize, const W: usize> {
+    board: &'a mut Board<N, W>,
+    cfg: &'a PlayoutConfig,
+    rng: &'a mut Pcg32,
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn play_one_v3<const N: usize, const W: usize>(
-    board: &mut Board<N, W>,
-    cfg: &PlayoutConfig,
-    rng: &mut Pcg32,
-    sel: tengen::playout::Bmi2,
-) -> u32 {
-    play_one(board, cfg, rng, sel)
+impl<const N: usize, const W: usize> Task for PlayOne<'_, N, W> {
+    type Output = u32;
+
+    #[inline(always)]
+    fn run<C: Cpu>(self, _cpu: C) -> u32 {
+        self.board.clear();
+        light_playout(self.board, Color::Black, self.cfg, self.rng).moves
+    }
 }
 
 /// Panics unless `moves / games` is within [`TOLERANCE`] of `expected`.
@@ -97,7 +83,7 @@ fn check_mean(what: &str, moves: u64, games: u64, expected: f64) {
 fn bench_playouts<const N: usize, const W: usize>(
     c: &mut Criterion,
     group: &str,
-    sel: Select,
+    code: Code,
     expected_mean: f64,
     sanity_games: u64,
 ) {
@@ -107,7 +93,7 @@ fn bench_playouts<const N: usize, const W: usize>(
 
     let mut rng = Pcg32::seed_from_u64(SEED);
     let moves: u64 = (0..sanity_games)
-        .map(|_| u64::from(sel.play(&mut board, &cfg, &mut rng)))
+        .map(|_| u64::from(code.play(&mut board, &cfg, &mut rng)))
         .sum();
     check_mean(
         &format!("{group}/{name} sanity batch"),
@@ -121,7 +107,7 @@ fn bench_playouts<const N: usize, const W: usize>(
     g.throughput(Throughput::Elements(1));
     g.bench_function(name.as_str(), |b| {
         b.iter(|| {
-            let n = sel.play(black_box(&mut board), &cfg, &mut rng);
+            let n = code.play(black_box(&mut board), &cfg, &mut rng);
             moves += u64::from(n);
             games += 1;
         });
@@ -140,12 +126,11 @@ fn bench_playouts<const N: usize, const W: usize>(
 /// `playout/*` runs the code `tengen bench` runs on this CPU (compiled for x86-64-v3 when the
 /// CPU has it); `playout-portable/*` the same playout compiled for the baseline target.
 fn playouts(c: &mut Criterion) {
-    let best = Select::best();
-    bench_playouts::<9, 2>(c, "playout", best, 110.5, 2_000);
-    bench_playouts::<19, 6>(c, "playout", best, 454.0, 300);
-    if !matches!(best, Select::Portable) {
-        bench_playouts::<9, 2>(c, "playout-portable", Select::Portable, 110.5, 2_000);
-        bench_playouts::<19, 6>(c, "playout-portable", Select::Portable, 454.0, 300);
+    bench_playouts::<9, 2>(c, "playout", Code::Best, 110.5, 2_000);
+    bench_playouts::<19, 6>(c, "playout", Code::Best, 454.0, 300);
+    if Isa::detected() != Isa::Portable {
+        bench_playouts::<9, 2>(c, "playout-portable", Code::Portable, 110.5, 2_000);
+        bench_playouts::<19, 6>(c, "playout-portable", Code::Portable, 454.0, 300);
     }
 }
 

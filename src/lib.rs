@@ -24,16 +24,19 @@
 //!   cli        `tengen bench`, `profile`, `gtp`, `match` (src/main.rs stays thin)
 //! ```
 //!
-//! `cli` also runs [`playout::batch`] directly (`tengen bench`). Two edges are still to go:
-//! `mcts` takes the playout's CPU token ([`playout::BitSelect`]) in
-//! [`SearchGame::rollout`](mcts::SearchGame::rollout), and `gtp` and `cli` take [`mcts::Limits`]
-//! and the search parameters from `mcts` instead of through `engine`.
+//! `cli` also runs [`playout::batch`] directly (`tengen bench`). Below every layer, [`cpu`]
+//! detects the instruction set once and runs the hot loops compiled for it, and [`rng`] holds
+//! the splitmix64 hash that seeds and Zobrist keys come from. One edge is still to go: `gtp`
+//! and `cli` take [`mcts::Limits`] and the search parameters from `mcts` instead of through
+//! `engine`.
 
 pub mod board;
 pub mod cli;
+pub mod cpu;
 pub mod engine;
 pub mod game;
 pub mod gtp;
 pub mod mcts;
 pub mod playout;
+pub mod rng;
 pub mod sgf;

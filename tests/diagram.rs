@@ -4,7 +4,7 @@
 use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg32;
 use tengen::board::{Board, Color, DiagramError, Move, SetupError};
-use tengen::playout::{light_playout, PlayoutConfig, Portable};
+use tengen::playout::{light_playout, PlayoutConfig};
 
 /// A position reached by a light playout cut off after a random number of plies (captures and
 /// all), so every kind of mark shows up.
@@ -16,7 +16,7 @@ fn random_position<const N: usize, const W: usize>(rng: &mut Pcg32) -> Board<N, 
         max_moves: plies,
         ..PlayoutConfig::standard(N)
     };
-    light_playout(&mut b, Color::Black, &cfg, rng, Portable);
+    light_playout(&mut b, Color::Black, &cfg, rng);
     b
 }
 

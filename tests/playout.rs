@@ -10,7 +10,8 @@ use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
 use tengen::board::{Bitboard, Board, ByColor, Color, Move};
 use tengen::playout::batch::{self, BenchConfig, BenchError, BenchStats, Limit, Progress};
-use tengen::playout::{light_playout, PlayoutConfig, Portable};
+use tengen::playout::{light_playout, PlayoutConfig};
+use tengen::rng::{splitmix64, thread_seed};
 
 // ----- golden fingerprints -----
 //
@@ -224,7 +225,7 @@ fn replay<const N: usize, const W: usize>(
             max_moves: k,
             ..standard
         };
-        let out = light_playout(&mut b, to_move, &cfg, &mut rng, Portable);
+        let out = light_playout(&mut b, to_move, &cfg, &mut rng);
         if passes == 2 {
             // The game ended at ply k - 1: a higher cap changes nothing.
             assert_eq!(out.moves, k - 1, "{ctx}");
@@ -235,7 +236,6 @@ fn replay<const N: usize, const W: usize>(
                 to_move,
                 &PlayoutConfig { komi, ..standard },
                 &mut Pcg32::seed_from_u64(seed),
-                Portable,
             );
             assert!(
                 full == prev && out_full == out,
@@ -355,7 +355,7 @@ fn first_move_is_uniform_among_candidates() {
     };
     for _ in 0..draws {
         let mut b = k.clone();
-        let out = light_playout(&mut b, c, &cfg, &mut rng, Portable);
+        let out = light_playout(&mut b, c, &cfg, &mut rng);
         assert_eq!(out.moves, 1);
         let new = b.stones(c) - k.stones(c);
         let p = Board::<5, 1>::coords(tengen::board::Point::from_index(
@@ -386,7 +386,7 @@ fn same_seed_same_result() {
     }
 }
 
-/// The inverse of `batch::mix` (splitmix64's finaliser), to take a one-thread signature apart.
+/// The inverse of [`splitmix64`], to take a one-thread signature apart.
 fn unmix(mut z: u64) -> u64 {
     fn unxorshift(y: u64, s: u32) -> u64 {
         let mut x = y;
@@ -413,18 +413,15 @@ fn unmix(mut z: u64) -> u64 {
 #[test]
 fn two_threads_split_the_work_deterministically() {
     for x in [0u64, 1, 0xdead_beef, u64::MAX] {
-        assert_eq!(unmix(batch::mix(x)), x);
+        assert_eq!(unmix(splitmix64(x)), x);
     }
     let (seed, n) = (2024, 61);
     let two = run(&config(9, n, 2, seed));
     assert_eq!(two.playouts, n);
     // Thread t plays with `thread_seed(seed, t)`; thread 0 takes the odd playout. A one-thread
     // run reproduces each share when its own thread 0 gets the same seed.
-    let seed_of_thread_1 = seed ^ batch::mix(1) ^ batch::mix(2);
-    assert_eq!(
-        batch::thread_seed(seed_of_thread_1, 0),
-        batch::thread_seed(seed, 1)
-    );
+    let seed_of_thread_1 = seed ^ splitmix64(1) ^ splitmix64(2);
+    assert_eq!(thread_seed(seed_of_thread_1, 0), thread_seed(seed, 1));
     let part0 = run(&config(9, n / 2 + 1, 1, seed));
     let part1 = run(&config(9, n / 2, 1, seed_of_thread_1));
     assert_eq!(two.moves, part0.moves + part1.moves);
@@ -434,7 +431,7 @@ fn two_threads_split_the_work_deterministically() {
     // Signatures combine in thread order.
     assert_eq!(
         two.signature,
-        batch::mix(part0.signature ^ unmix(part1.signature))
+        splitmix64(part0.signature ^ unmix(part1.signature))
     );
 }
 
@@ -469,13 +466,7 @@ fn amaf_plies_limits_the_record_and_not_the_game() {
         let standard = PlayoutConfig::standard(9);
         let play = |cfg: &PlayoutConfig| {
             let mut b = start.clone();
-            let o = light_playout(
-                &mut b,
-                to_move,
-                cfg,
-                &mut Pcg32::seed_from_u64(seed),
-                Portable,
-            );
+            let o = light_playout(&mut b, to_move, cfg, &mut Pcg32::seed_from_u64(seed));
             (b, o)
         };
         let (full_board, full) = play(&standard);

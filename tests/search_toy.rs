@@ -5,7 +5,6 @@
 use rand_core::RngCore;
 use tengen::board::{ByColor, Color};
 use tengen::mcts::{Action, ActionSet, Limits, Params, Rollout, SearchGame, Searcher};
-use tengen::playout::BitSelect;
 
 /// A set of up to 64 actions.
 #[derive(Clone, Copy, Default, Debug)]
@@ -68,7 +67,7 @@ impl SearchGame for Nim {
         self.clone_from(src);
     }
 
-    fn rollout<R: RngCore, S: BitSelect>(&mut self, rng: &mut R, _sel: S) -> Rollout<Bits> {
+    fn rollout<R: RngCore>(&mut self, rng: &mut R) -> Rollout<Bits> {
         let mut first = ByColor([Bits::default(); 2]);
         let mut seen = Bits::default();
         let mut actions = Vec::with_capacity(48);
@@ -164,7 +163,7 @@ impl SearchGame for Ttt {
         self.clone_from(src);
     }
 
-    fn rollout<R: RngCore, S: BitSelect>(&mut self, rng: &mut R, _sel: S) -> Rollout<Bits> {
+    fn rollout<R: RngCore>(&mut self, rng: &mut R) -> Rollout<Bits> {
         let mut first = ByColor([Bits::default(); 2]);
         let mut actions = Vec::with_capacity(9);
         loop {

@@ -13,7 +13,6 @@ use tengen::mcts::{
     Action, ActionSet, Algorithm, Backup, FlatOutcome, Limits, Params, Rollout, SearchGame,
     Searcher, StopReason,
 };
-use tengen::playout::BitSelect;
 
 /// A set of up to 64 actions.
 #[derive(Clone, Copy, Default, Debug)]
@@ -88,7 +87,7 @@ impl SearchGame for Coins {
         self.clone_from(src);
     }
 
-    fn rollout<R: RngCore, S: BitSelect>(&mut self, rng: &mut R, _sel: S) -> Rollout<Bits> {
+    fn rollout<R: RngCore>(&mut self, rng: &mut R) -> Rollout<Bits> {
         let mut first = ByColor([Bits::default(); 2]);
         let mut actions = Vec::new();
         while self.moves.len() < 2 {

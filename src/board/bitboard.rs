@@ -188,24 +188,13 @@ impl<const W: usize> Bitboard<W> {
     }
 }
 
-/// Position of the `k`-th set bit of `w` (`k < w.count_ones()`), without BMI2.
+/// Position of the `k`-th set bit of `w` (`k < w.count_ones()`): clears the lowest set bit `k` times.
 #[inline(always)]
 pub fn select_in_word_portable(mut w: u64, k: u32) -> u32 {
     for _ in 0..k {
         w &= w - 1;
     }
     w.trailing_zeros()
-}
-
-/// Position of the `k`-th set bit of `w` with PDEP + TZCNT.
-///
-/// # Safety
-/// The CPU must support BMI2; call only from code compiled for it.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub unsafe fn select_in_word_bmi2(w: u64, k: u32) -> u32 {
-    // SAFETY: the caller guarantees BMI2.
-    unsafe { std::arch::x86_64::_pdep_u64(1u64 << k, w) }.trailing_zeros()
 }
 
 impl<const W: usize> Default for Bitboard<W> {

@@ -5,6 +5,7 @@
 //! a point from one row into the next. North is `+S`, south `-S`, east `+1`, west `-1`.
 
 use super::bitboard::Bitboard;
+use crate::rng::{splitmix64, GAMMA};
 
 /// Largest supported side length.
 pub const MAX_SIZE: usize = 19;
@@ -240,7 +241,8 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
         (list, pos)
     };
 
-    /// Zobrist keys: one per colour and bit index, from a fixed splitmix64 stream.
+    /// Zobrist keys: one per colour and bit index, from a fixed splitmix64 stream
+    /// ([`crate::rng`]).
     pub const ZOBRIST: [[[u64; 64]; W]; 2] = {
         let mut keys = [[[0u64; 64]; W]; 2];
         let mut state: u64 = 0x7e46_e4a1_9d2c_5b13 ^ (N as u64);
@@ -250,11 +252,8 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
             while w < W {
                 let mut b = 0;
                 while b < 64 {
-                    state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                    let mut z = state;
-                    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                    keys[c][w][b] = z ^ (z >> 31);
+                    keys[c][w][b] = splitmix64(state);
+                    state = state.wrapping_add(GAMMA);
                     b += 1;
                 }
                 w += 1;

@@ -94,14 +94,10 @@ pub fn run(a: &BenchArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The compiled code path the bench dispatches to on this CPU: `x86-64-v3` (the playout loop
-/// built for AVX2, BMI1/2, LZCNT and POPCNT) or `portable` (see `crate::playout::batch`).
+/// built for AVX2, BMI1/2, LZCNT and POPCNT) or `portable` (see [`crate::cpu`]).
 #[must_use]
 pub fn code_path_name() -> &'static str {
-    #[cfg(target_arch = "x86_64")]
-    if crate::playout::Bmi2::detect().is_some() {
-        return "x86-64-v3";
-    }
-    "portable"
+    crate::cpu::Isa::detected().name()
 }
 
 /// The report of a finished run: aligned text, or one line of JSON. Ends with a newline.

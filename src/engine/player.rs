@@ -611,7 +611,7 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
         // Every new game gets the next seed of the sequence, so that the games of a match in
         // one process differ while a session stays reproducible from its commands (the config
         // carries the seed on to the engine a `boardsize` makes).
-        self.cfg.params.seed = driver::splitmix(self.cfg.params.seed);
+        self.cfg.params.seed = crate::rng::splitmix64(self.cfg.params.seed);
         self.searcher.set_params(self.cfg.params);
     }
 

@@ -11,8 +11,9 @@ use crate::board::{Bitboard, Board, ByColor, Color, Geometry, Point};
 use crate::game::area;
 use crate::mcts::tree::Stats;
 use crate::mcts::{Action, Rollout, SearchGame};
-use crate::playout::{heavy_playout, light_playout, BitSelect, MoveLog, PlayoutConfig};
+use crate::playout::{heavy_playout, light_playout, MoveLog, PlayoutConfig};
 use crate::playout::{Policy, PolicyTables};
+use crate::rng::splitmix64;
 use rand_core::RngCore;
 use std::sync::Arc;
 
@@ -163,7 +164,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
     }
 
     #[inline(always)]
-    fn rollout<R: RngCore, S: BitSelect>(&mut self, rng: &mut R, sel: S) -> Rollout<Bitboard<W>> {
+    fn rollout<R: RngCore>(&mut self, rng: &mut R) -> Rollout<Bitboard<W>> {
         if self.passes >= 2 {
             let owner = area::<N, W>(
                 self.board.stones(Color::Black),
@@ -180,7 +181,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             };
         }
         let o = if self.policy.is_light() {
-            light_playout(&mut self.board, self.to_move, &self.cfg, rng, sel)
+            light_playout(&mut self.board, self.to_move, &self.cfg, rng)
         } else {
             let last = self.log.last();
             heavy_playout(
@@ -218,10 +219,11 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             Color::Black => 0,
             Color::White => 0x9e37_79b9_7f4a_7c15,
         };
-        let passes = crate::mcts::driver::splitmix(0x5bd1_e995 + u64::from(self.passes.min(2)));
-        let ko = self.board.ko().map_or(0, |(p, _)| {
-            crate::mcts::driver::splitmix(0xc2b2_ae35 ^ (p.index() as u64 + 1))
-        });
+        let passes = splitmix64(0x5bd1_e995 + u64::from(self.passes.min(2)));
+        let ko = self
+            .board
+            .ko()
+            .map_or(0, |(p, _)| splitmix64(0xc2b2_ae35 ^ (p.index() as u64 + 1)));
         Some(self.board.hash() ^ side ^ passes ^ ko)
     }
 
@@ -327,7 +329,7 @@ mod tests {
         s.tree_actions(&mut v);
         assert!(v.is_empty());
         let mut rng = rand_pcg::Pcg32::new(1, 1);
-        let r = s.rollout(&mut rng, crate::playout::Portable);
+        let r = s.rollout(&mut rng);
         assert_eq!(r.winner, Some(Color::White));
         assert_eq!(r.score, -7.5);
     }

@@ -29,7 +29,8 @@ use super::tree::{mix_value, Node, Stats, Tree};
 use super::tt::Table;
 use super::{Action, ActionSet, Rollout, SearchGame};
 use crate::board::Color;
-use crate::playout::{BitSelect, Portable};
+use crate::cpu::{Cpu, Task};
+use crate::rng::{splitmix64, thread_seed};
 use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
 use std::ops::ControlFlow;
@@ -277,7 +278,7 @@ impl<G: SearchGame> Searcher<G> {
             if self.tree.len() > 1 {
                 self.clear();
             }
-            let seed = splitmix(self.params.seed ^ splitmix(self.searches));
+            let seed = splitmix64(self.params.seed ^ splitmix64(self.searches));
             return super::flat::run(root, &self.params, limits, forbidden, monitor, seed);
         }
         let start = Instant::now();
@@ -319,7 +320,7 @@ impl<G: SearchGame> Searcher<G> {
                     ThreadStats::new(kids.len(), own)
                 })
                 .collect(),
-            seed: splitmix(self.params.seed ^ splitmix(self.searches)),
+            seed: splitmix64(self.params.seed ^ splitmix64(self.searches)),
         };
         if kids.is_empty() {
             sh.finish(StopReason::NoMoves);
@@ -330,7 +331,7 @@ impl<G: SearchGame> Searcher<G> {
             let handles: Vec<_> = (0..n_threads)
                 .map(|t| {
                     let sh = &sh;
-                    s.spawn(move || worker_dispatch(sh, t))
+                    s.spawn(move || crate::cpu::dispatch(Worker { sh, t }))
                 })
                 .collect();
             let mut monitor = monitor;
@@ -652,28 +653,28 @@ fn principal_variation(tree: &Tree, mut c: usize, len: usize) -> Vec<Action> {
     pv
 }
 
-fn worker_dispatch<G: SearchGame>(sh: &Shared<'_, G>, t: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(sel) = crate::playout::Bmi2::detect() {
-        // SAFETY: `detect` confirmed every feature `worker_v3` is compiled for.
-        return unsafe { worker_v3(sh, t, sel) };
-    }
-    worker(sh, t, Portable);
+/// Search thread `t`, run with the CPU's best instruction set: the descent (with its AVX2
+/// child selection) and the game's rollout are inlined into it.
+struct Worker<'s, 'a, G: SearchGame> {
+    sh: &'s Shared<'a, G>,
+    t: usize,
 }
 
-/// The worker compiled for x86-64-v3, so the inlined descent and playout use BMI2 and POPCNT.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn worker_v3<G: SearchGame>(sh: &Shared<'_, G>, t: usize, sel: crate::playout::Bmi2) {
-    worker(sh, t, sel);
+impl<G: SearchGame> Task for Worker<'_, '_, G> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<C: Cpu>(self, cpu: C) {
+        worker(self.sh, self.t, cpu);
+    }
 }
 
 /// Playouts between two looks at the clock and the early-stop rule.
 const CHECK_EVERY: u32 = 16;
 
 #[inline(always)]
-fn worker<G: SearchGame, S: BitSelect>(sh: &Shared<'_, G>, t: usize, sel: S) {
-    let mut rng = Pcg32::seed_from_u64(splitmix(sh.seed ^ splitmix(t as u64 + 1)));
+fn worker<G: SearchGame, C: Cpu>(sh: &Shared<'_, G>, t: usize, cpu: C) {
+    let mut rng = Pcg32::seed_from_u64(thread_seed(sh.seed, t));
     let mut state = sh.root.clone();
     let mut path: Vec<usize> = Vec::with_capacity(128);
     let mut hashes: Vec<u64> = Vec::with_capacity(if sh.tt.is_some() { 128 } else { 0 });
@@ -709,9 +710,9 @@ fn worker<G: SearchGame, S: BitSelect>(sh: &Shared<'_, G>, t: usize, sel: S) {
             &mut hashes,
             &mut actions,
             &mut priors,
-            sel,
+            cpu,
         );
-        let out = state.rollout(&mut rng, sel);
+        let out = state.rollout(&mut rng);
         backup(sh, &path, &hashes, &out, mine, &mut root_amaf, &mut sets);
         bump_u64(&mine.done, 1);
         k += 1;
@@ -739,14 +740,14 @@ fn flush_root_amaf(tree: &Tree, deltas: &mut [u64]) {
 /// (and, with the transposition table, the hashes of the positions below the root); expands at
 /// most one node.
 #[inline(always)]
-fn descend<G: SearchGame, S: BitSelect>(
+fn descend<G: SearchGame, C: Cpu>(
     sh: &Shared<'_, G>,
     state: &mut G,
     path: &mut Vec<usize>,
     hashes: &mut Vec<u64>,
     actions: &mut Vec<Action>,
     priors: &mut Vec<Stats>,
-    cpu: S,
+    cpu: C,
 ) {
     let tree = sh.tree;
     path.clear();
@@ -1003,15 +1004,6 @@ fn update_mix(tree: &Tree, id: usize, side: f32) {
     });
     let m = mix_value(1.0 - q, games, kids, side);
     tree.set_mix(id, 1.0 - m);
-}
-
-/// splitmix64's finaliser, for deriving seeds.
-#[must_use]
-pub fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

@@ -41,7 +41,7 @@ use super::driver::{Monitor, Report, StopReason, View};
 use super::params::{FlatOutcome, Limits, Params};
 use super::{Action, ActionSet, ChildInfo, SearchGame};
 use crate::board::Color;
-use crate::playout::{BitSelect, Portable};
+use crate::cpu::{Cpu, Task};
 use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
 use std::time::Instant;
@@ -232,7 +232,7 @@ impl<G: SearchGame> Flat<'_, G> {
     }
 
     /// One playout starting with root move `k`.
-    fn playout<S: BitSelect>(&mut self, k: usize, state: &mut G, rng: &mut Pcg32, sel: S) {
+    fn playout(&mut self, k: usize, state: &mut G, rng: &mut Pcg32) {
         let me = self.me;
         state.copy_from(self.root);
         let first = self.cands[k].action;
@@ -246,7 +246,7 @@ impl<G: SearchGame> Flat<'_, G> {
             state.play(rs[r].action);
             r
         });
-        let out = state.rollout(rng, sel);
+        let out = state.rollout(rng);
         let sign = if me == Color::Black { 1.0 } else { -1.0 };
         let half = match out.winner {
             Some(w) if w == me => 2,
@@ -387,38 +387,50 @@ pub fn run<G: SearchGame>(
     monitor: Option<Monitor<'_, G>>,
     seed: u64,
 ) -> Report {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(sel) = crate::playout::Bmi2::detect() {
-        // SAFETY: `detect` confirmed every feature `run_v3` is compiled for.
-        return unsafe { run_v3(root, params, limits, forbidden, monitor, seed, sel) };
-    }
-    run_with(root, params, limits, forbidden, monitor, seed, Portable)
+    crate::cpu::dispatch(FlatRun {
+        root,
+        params,
+        limits,
+        forbidden,
+        monitor,
+        seed,
+    })
 }
 
-/// [`run_with`] compiled for x86-64-v3, so the playouts use BMI2 and POPCNT.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn run_v3<G: SearchGame>(
-    root: &G,
-    params: &Params,
-    limits: &Limits,
-    forbidden: &dyn Fn(Action) -> bool,
-    monitor: Option<Monitor<'_, G>>,
+/// The arguments of [`run`], run with the CPU's best instruction set (the playouts inlined).
+struct FlatRun<'a, 'm, G: SearchGame> {
+    root: &'a G,
+    params: &'a Params,
+    limits: &'a Limits,
+    forbidden: &'a dyn Fn(Action) -> bool,
+    monitor: Option<Monitor<'m, G>>,
     seed: u64,
-    sel: crate::playout::Bmi2,
-) -> Report {
-    run_with(root, params, limits, forbidden, monitor, seed, sel)
+}
+
+impl<G: SearchGame> Task for FlatRun<'_, '_, G> {
+    type Output = Report;
+
+    #[inline(always)]
+    fn run<C: Cpu>(self, _cpu: C) -> Report {
+        run_with(
+            self.root,
+            self.params,
+            self.limits,
+            self.forbidden,
+            self.monitor,
+            self.seed,
+        )
+    }
 }
 
 #[inline(always)]
-fn run_with<G: SearchGame, S: BitSelect>(
+fn run_with<G: SearchGame>(
     root: &G,
     params: &Params,
     limits: &Limits,
     forbidden: &dyn Fn(Action) -> bool,
     mut monitor: Option<Monitor<'_, G>>,
     seed: u64,
-    sel: S,
 ) -> Report {
     let start = Instant::now();
     let mut actions = Vec::new();
@@ -481,7 +493,7 @@ fn run_with<G: SearchGame, S: BitSelect>(
         }
         let k = next;
         next = (next + 1) % f.cands.len();
-        f.playout(k, &mut state, &mut rng, sel);
+        f.playout(k, &mut state, &mut rng);
         if params.amaf && f.playouts % MOVE_VALUES_EVERY == 0 {
             f.publish_move_values();
         }

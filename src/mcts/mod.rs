@@ -24,7 +24,6 @@ pub use driver::{ChildInfo, Report, Searcher, StopReason};
 pub use params::{Algorithm, Backup, FlatOutcome, Limits, Params};
 
 use crate::board::{Bitboard, ByColor, Color};
-use crate::playout::BitSelect;
 use rand_core::RngCore;
 
 /// A move of a searched game, as a small index chosen by the game (Go: the point's bit index,
@@ -133,7 +132,11 @@ pub trait SearchGame: Clone + Send + Sync {
     fn copy_from(&mut self, src: &Self);
 
     /// Plays the game to its end with the default policy and scores it.
-    fn rollout<R: RngCore, S: BitSelect>(&mut self, rng: &mut R, sel: S) -> Rollout<Self::Set>;
+    ///
+    /// The searcher calls it from inside its workers, which [`crate::cpu::dispatch`] compiles
+    /// for the CPU's best instruction set: an `#[inline(always)]` rollout is compiled for it
+    /// too.
+    fn rollout<R: RngCore>(&mut self, rng: &mut R) -> Rollout<Self::Set>;
 
     /// One more than the largest action index (sizes per-action tables such as ownership).
     fn action_space(&self) -> usize;

@@ -21,7 +21,7 @@
 
 use super::params::Params;
 use super::tree::{Node, Stats, Tree};
-use crate::playout::BitSelect;
+use crate::cpu::Cpu;
 
 /// Table length for `beta` and `1 / sqrt(n)`.
 const TABLE: usize = 4096;
@@ -40,8 +40,6 @@ pub struct Selector {
     mix: bool,
     beta: Box<[f32]>,
     inv_sqrt: Box<[f32]>,
-    /// The CPU has AVX2: [`Selector::select`] takes eight lanes per instruction.
-    avx2: bool,
 }
 
 impl Selector {
@@ -58,15 +56,7 @@ impl Selector {
             mix: p.backup == super::params::Backup::Mix,
             beta: (0..TABLE).map(|n| rave_beta(k, n as u32)).collect(),
             inv_sqrt: (0..TABLE).map(|n| 1.0 / (n.max(1) as f32).sqrt()).collect(),
-            avx2: has_avx2(),
         }
-    }
-
-    /// The same selector without the AVX2 lanes (to test the portable ones on any CPU).
-    #[cfg(test)]
-    fn portable(mut self) -> Selector {
-        self.avx2 = false;
-        self
     }
 
     #[inline(always)]
@@ -145,17 +135,12 @@ impl Selector {
     /// child-by-child loop over [`Selector::value_with`]. Only the root's children can be
     /// pruned ([`Tree::prune_root`]), so only there are the pruned marks read.
     ///
-    /// On a CPU with AVX2 the same lanes run as written-out AVX2 code, eight children per
-    /// instruction, with the same operations in the same order (see
+    /// A caller compiled for AVX2 runs the same lanes as written-out AVX2 code instead, eight
+    /// children per instruction, with the same operations in the same order (see
     /// [`Selector::select_on`]).
     #[must_use]
     #[inline(always)]
     pub fn select(&self, tree: &Tree, node: usize) -> Option<usize> {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: `Selector::new` found AVX2 on this CPU.
-            return unsafe { self.select_avx2_call(tree, node) };
-        }
         let (k, mix, prunable) = self.consts(tree, node);
         let first = tree.node(node).children().start;
         let mut lanes = Lanes::default();
@@ -177,8 +162,8 @@ impl Selector {
     }
 
     /// [`Selector::select`] for a caller that holds `cpu`: when that proves AVX2 (the search's
-    /// workers compiled for x86-64-v3), the AVX2 lanes are inlined into the caller instead of
-    /// called.
+    /// workers compiled for x86-64-v3, see [`crate::cpu::dispatch`]), the AVX2 lanes are
+    /// inlined into the caller; otherwise the portable ones are.
     ///
     /// `exclusive` says that the calling thread is the only one that writes `tree` while this
     /// runs (a search with one worker: other threads at most read it). The AVX2 lanes then read
@@ -188,29 +173,21 @@ impl Selector {
     /// If `exclusive`, no other thread may write `tree` during the call.
     #[must_use]
     #[inline(always)]
-    pub unsafe fn select_on<S: BitSelect>(
+    pub unsafe fn select_on<C: Cpu>(
         &self,
         tree: &Tree,
         node: usize,
-        cpu: S,
+        cpu: C,
         exclusive: bool,
     ) -> Option<usize> {
         let _ = (cpu, exclusive);
         #[cfg(target_arch = "x86_64")]
-        if S::AVX2 {
-            // SAFETY: a value of an `S` with `AVX2` exists only on a CPU with AVX2; the caller
+        if C::AVX2 {
+            // SAFETY: a value of a `Cpu` with `AVX2` exists only on a CPU with AVX2; the caller
             // vouches for `exclusive`.
             return unsafe { self.select_avx2(tree, node, exclusive) };
         }
         self.select(tree, node)
-    }
-
-    /// The AVX2 lanes as a call, for callers not compiled for AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn select_avx2_call(&self, tree: &Tree, node: usize) -> Option<usize> {
-        // SAFETY: this function's own features; not exclusive.
-        unsafe { self.select_avx2(tree, node, false) }
     }
 
     /// The AVX2 lanes, UCB1 or UCB1-tuned.
@@ -488,18 +465,6 @@ unsafe fn stats8(nodes: &[Node]) -> [std::arch::x86_64::__m256i; 4] {
     ]
 }
 
-/// Whether this CPU runs the AVX2 lanes of [`Selector::select`].
-fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
 /// Children evaluated together by [`Selector::select`].
 pub const LANES: usize = 16;
 
@@ -743,7 +708,6 @@ mod tests {
                 ..Params::default()
             };
             let s = Selector::new(&p);
-            let portable = s.clone().portable();
             let tree = Tree::with_mix(1000, p.backup == super::super::params::Backup::Mix);
             // Two levels, so that pruned marks count at the root only.
             let n = 1 + rand(100) as usize;
@@ -786,17 +750,12 @@ mod tests {
             for node in [0, inner] {
                 let want = reference(&s, &tree, node);
                 assert_eq!(s.select(&tree, node), want, "round {round}");
-                assert_eq!(
-                    portable.select(&tree, node),
-                    want,
-                    "round {round}, portable"
-                );
                 #[cfg(target_arch = "x86_64")]
-                if s.avx2 {
+                if crate::cpu::X86_64V3::detect().is_some() {
                     // The lanes as the workers inline them, with and without the direct loads
                     // (exclusive: no other thread touches this tree).
                     for exclusive in [false, true] {
-                        // SAFETY: `s.avx2` says the CPU has AVX2; the tree is this thread's.
+                        // SAFETY: the CPU has AVX2 (detected); the tree is this thread's.
                         let got = unsafe { s.select_avx2(&tree, node, exclusive) };
                         assert_eq!(got, want, "round {round}, exclusive {exclusive}");
                     }

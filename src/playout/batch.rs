@@ -5,8 +5,10 @@
 //! [`BenchStats::signature`] (a hash of every outcome) proves it.
 
 use crate::board::{Board, Color};
-use crate::playout::{heavy_playout, light_playout, BitSelect, PlayoutConfig, Portable};
+use crate::cpu::{Cpu, Task};
+use crate::playout::{heavy_playout, light_playout, PlayoutConfig};
 use crate::playout::{MoveLog, Outcome, Policy, PolicyTables};
+use crate::rng::{splitmix64, thread_seed};
 use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -90,7 +92,7 @@ impl BenchStats {
         self.black_wins += o.black_wins;
         self.score_sum += o.score_sum;
         self.capped += o.capped;
-        self.signature = mix(self.signature ^ o.signature);
+        self.signature = splitmix64(self.signature ^ o.signature);
         self.cpu += o.cpu;
     }
 }
@@ -123,22 +125,6 @@ pub fn run(cfg: &BenchConfig, progress: &Progress) -> Result<BenchStats, BenchEr
         _ => {}
     }
     crate::with_board_size!(cfg.size, B => Ok(<B as SizedBoard>::run(cfg, progress)), _ => Err(BenchError::Size(cfg.size)))
-}
-
-/// Seed of thread `t` of a run seeded with `seed`.
-#[must_use]
-pub fn thread_seed(seed: u64, t: usize) -> u64 {
-    mix(seed ^ mix(t as u64 + 1))
-}
-
-/// splitmix64's finaliser.
-#[must_use]
-#[inline(always)]
-pub fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 trait SizedBoard {
@@ -215,39 +201,33 @@ fn worker_dispatch<const N: usize, const W: usize>(
     if !job.policy.is_light() {
         return heavy_worker::<N, W>(job, progress, stop);
     }
-    #[cfg(target_arch = "x86_64")]
-    if let Some(sel) = crate::playout::Bmi2::detect() {
-        // SAFETY: `detect` confirmed every feature `worker_v3` is compiled for.
-        return unsafe { worker_v3::<N, W>(job, progress, stop, sel) };
-    }
-    worker::<N, W, Portable>(job, progress, stop, Portable)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn worker_v3<const N: usize, const W: usize>(
-    job: &Job,
-    progress: &Progress,
-    stop: &AtomicBool,
-    sel: crate::playout::Bmi2,
-) -> BenchStats {
-    worker::<N, W, crate::playout::Bmi2>(job, progress, stop, sel)
-}
-
-#[inline(always)]
-fn worker<const N: usize, const W: usize, S: BitSelect>(
-    job: &Job,
-    progress: &Progress,
-    stop: &AtomicBool,
-    sel: S,
-) -> BenchStats {
-    let cfg = PlayoutConfig {
-        komi: job.komi,
-        ..PlayoutConfig::standard(N)
-    };
-    run_playouts::<N, W>(job, progress, stop, |board, rng| {
-        light_playout(board, Color::Black, &cfg, rng, sel)
+    crate::cpu::dispatch(LightWorker::<N, W> {
+        job,
+        progress,
+        stop,
     })
+}
+
+/// One thread's share of light playouts, run with the CPU's best instruction set.
+struct LightWorker<'a, const N: usize, const W: usize> {
+    job: &'a Job<'a>,
+    progress: &'a Progress,
+    stop: &'a AtomicBool,
+}
+
+impl<const N: usize, const W: usize> Task for LightWorker<'_, N, W> {
+    type Output = BenchStats;
+
+    #[inline(always)]
+    fn run<C: Cpu>(self, _cpu: C) -> BenchStats {
+        let cfg = PlayoutConfig {
+            komi: self.job.komi,
+            ..PlayoutConfig::standard(N)
+        };
+        run_playouts::<N, W>(self.job, self.progress, self.stop, |board, rng| {
+            light_playout(board, Color::Black, &cfg, rng)
+        })
+    }
 }
 
 /// `worker` for a playout policy other than the light one: the same loop and statistics
@@ -307,8 +287,9 @@ fn run_playouts<const N: usize, const W: usize>(
             st.black_wins += u64::from(out.winner == Color::Black);
             st.score_sum += f64::from(out.score);
             st.capped += u64::from(out.capped);
-            sig =
-                mix(sig ^ board.hash() ^ (u64::from(out.moves) << 32) ^ (out.score as i64 as u64));
+            sig = splitmix64(
+                sig ^ board.hash() ^ (u64::from(out.moves) << 32) ^ (out.score as i64 as u64),
+            );
         }
         st.playouts += chunk;
         progress.done.fetch_add(chunk, Ordering::Relaxed);

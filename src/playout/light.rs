@@ -1,7 +1,6 @@
 //! The reference light playout (KERNEL.md section 1).
 
 use crate::board::{Bitboard, Board, ByColor, Color, Point};
-use crate::playout::BitSelect;
 use rand_core::RngCore;
 
 /// Rules of a playout that are not the board's.
@@ -148,16 +147,13 @@ impl<const W: usize> PlayoutState<W> {
 }
 
 /// Plays the light playout from `board` with `to_move` to play, to two passes or the cap.
-/// `board` is left in the final position. `sel` is the caller's bit-select implementation,
-/// for the policies that draw from masks; the light playout draws from the empty-point list
-/// and does not use it.
+/// `board` is left in the final position.
 #[inline(always)]
-pub fn light_playout<const N: usize, const W: usize, R: RngCore, S: BitSelect>(
+pub fn light_playout<const N: usize, const W: usize, R: RngCore>(
     board: &mut Board<N, W>,
     to_move: Color,
     cfg: &PlayoutConfig,
     rng: &mut R,
-    _sel: S,
 ) -> Outcome<W> {
     let mut st = PlayoutState::new(to_move);
     if cfg.max_moves == 0 {

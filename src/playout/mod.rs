@@ -10,10 +10,6 @@ pub mod batch;
 pub mod heavy;
 pub mod light;
 pub mod patterns;
-pub mod select;
 
 pub use heavy::{heavy_playout, EyeRule, Lgr, MoveLog, Policy, PolicyTables};
 pub use light::{light_playout, Outcome, PlayoutConfig, PlayoutState};
-#[cfg(target_arch = "x86_64")]
-pub use select::Bmi2;
-pub use select::{BitSelect, Portable};
