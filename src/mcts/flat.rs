@@ -37,8 +37,8 @@
 //!
 //! It runs on the calling thread only ([`Params::threads`] is ignored) and keeps no tree.
 
-use super::driver::{Monitor, Report, StopReason, View};
 use super::params::{FlatOutcome, Limits, Params};
+use super::report::{Monitor, Report, StopReason, View};
 use super::{Action, ActionSet, ChildInfo, SearchGame};
 use crate::board::Color;
 use crate::cpu::{Cpu, Task};

@@ -7,21 +7,26 @@
 //! * [`tree`]: the arena of nodes with atomic statistics, shared by all threads.
 //! * [`params`]: tunables and limits.
 //! * [`select`]: the child-selection value (UCB1 / UCB1-tuned plus RAVE).
-//! * [`driver`]: [`Searcher`], running the threads, backing up results, choosing the move.
+//! * [`Searcher`] (`searcher/`): runs the threads on the tree: the worker's descent and
+//!   rollout, the backup, the early-stop rules, the report.
+//! * [`report`]: what a search reports ([`Report`], [`StopReason`]) and the monitor hook of a
+//!   running one ([`Monitor`], [`View`]).
 //! * [`flat`]: flat Monte Carlo at depth 1 (or a depth-2 min-max), with progressive pruning
 //!   and all-moves-as-first statistics; [`Searcher`] runs it instead of the tree when
 //!   [`Params::algorithm`] says so.
 //! * [`tt`]: the transposition table of position values kept between searches.
 
-pub mod driver;
 pub mod flat;
 pub mod params;
+pub mod report;
+mod searcher;
 pub mod select;
 pub mod tree;
 pub mod tt;
 
-pub use driver::{ChildInfo, Report, Searcher, StopReason};
 pub use params::{Algorithm, Backup, FlatOutcome, Limits, Params};
+pub use report::{ChildInfo, Monitor, Report, StopReason, View};
+pub use searcher::Searcher;
 
 use crate::board::{Bitboard, ByColor, Color};
 use rand_core::RngCore;

@@ -1,0 +1,387 @@
+//! [`GoEngine`]: the game and the searcher of one board size, and the [`Engine`] methods that
+//! play, set up and report (the move choice is in `choice`, the estimates in `estimate`).
+
+use super::{
+    Analysis, Decision, Engine, EngineConfig, GenmoveOptions, MoveInfo, StoneStatus, Watch,
+};
+use crate::board::{Bitboard, Board, ByColor, Color, Move};
+use crate::engine::state::{GoState, PASS};
+use crate::game::{Game, GameError, GoMove, Vertex};
+use crate::mcts::{Action, Limits, Monitor, Report, Searcher, View};
+use crate::playout::PolicyTables;
+use std::sync::Arc;
+
+/// Where the search tree's root stands in the game.
+#[derive(Clone, Copy, Debug)]
+struct TreeRoot {
+    /// Moves of the game at the root.
+    moves: usize,
+    to_move: Color,
+    /// Consecutive passes the root position was searched with.
+    passes: usize,
+}
+
+/// [`Engine`] for one board size.
+pub struct GoEngine<const N: usize, const W: usize> {
+    pub(super) game: Game<N, W>,
+    searcher: Searcher<GoState<N, W>>,
+    pub(super) cfg: EngineConfig,
+    tree_root: Option<TreeRoot>,
+    /// The playout policy's tables (last good replies, temperature), kept between moves.
+    tables: Arc<PolicyTables>,
+}
+
+impl<const N: usize, const W: usize> GoEngine<N, W> {
+    #[must_use]
+    pub fn new(komi: f32, cfg: EngineConfig) -> Self {
+        Self {
+            game: Game::new(komi),
+            searcher: Searcher::new(cfg.params),
+            cfg,
+            tree_root: None,
+            tables: Arc::new(PolicyTables::new()),
+        }
+    }
+
+    #[must_use]
+    pub fn game(&self) -> &Game<N, W> {
+        &self.game
+    }
+
+    pub(super) fn go_move(a: Action) -> GoMove {
+        match GoState::<N, W>::point(a) {
+            Some(p) => GoMove::Play(Game::<N, W>::vertex(p)),
+            None => GoMove::Pass,
+        }
+    }
+
+    fn forget_tree(&mut self) {
+        self.tree_root = None;
+        self.searcher.reset();
+    }
+
+    /// Keeps the subtree for a search by `c` now, if the moves since the last root follow on
+    /// from it; otherwise starts a fresh tree.
+    fn reuse_tree(&mut self, c: Color, passes: usize) {
+        let moves = self.game.moves();
+        let path: Option<Vec<Action>> = self.tree_root.and_then(|r| {
+            let tail = moves.get(r.moves..)?;
+            let mut col = r.to_move;
+            let mut p = r.passes;
+            let mut path = Vec::with_capacity(tail.len());
+            for &(mc, m) in tail {
+                if mc != col {
+                    return None;
+                }
+                match m {
+                    Move::Pass => {
+                        p += 1;
+                        path.push(PASS);
+                    }
+                    Move::Play(pt) => {
+                        p = 0;
+                        path.push(GoState::<N, W>::action(pt));
+                    }
+                }
+                if p >= 2 {
+                    return None;
+                }
+                col = !col;
+            }
+            (col == c && p == passes).then_some(path)
+        });
+        match path {
+            Some(path) => {
+                self.searcher.advance(&path);
+            }
+            None => self.searcher.clear(),
+        }
+    }
+
+    /// Runs a search for `c` on the current position.
+    pub(super) fn search(
+        &mut self,
+        c: Color,
+        limits: &Limits,
+        forbid_pass: bool,
+        ownership: bool,
+        watch: Option<Watch<'_>>,
+    ) -> Report {
+        self.searcher.set_ownership(ownership);
+        let passes = self.game.trailing_passes().min(1);
+        self.reuse_tree(c, passes);
+        let last = match self.game.moves().last() {
+            Some(&(mover, Move::Play(p))) if mover != c => Some(p),
+            _ => None,
+        };
+        let root = GoState::new(self.game.board(), c, passes, self.game.komi())
+            .with_policy(self.cfg.policy, Arc::clone(&self.tables), last)
+            .with_amaf_plies(self.cfg.params.amaf_plies);
+        let game = &self.game;
+        let forbidden = |a: Action| match GoState::<N, W>::point(a) {
+            Some(p) => game.violates_superko(c, p),
+            None => forbid_pass,
+        };
+        let report = match watch {
+            None => self.searcher.run(&root, limits, &forbidden, None),
+            Some(w) => {
+                let cb = w.callback;
+                let mut f = |v: &View<'_, GoState<N, W>>| cb(&|| Self::analysis(&v.report(12), c));
+                let m = Monitor {
+                    interval: w.interval,
+                    callback: &mut f,
+                };
+                self.searcher.run(&root, limits, &forbidden, Some(m))
+            }
+        };
+        self.tree_root = Some(TreeRoot {
+            moves: self.game.moves().len(),
+            to_move: c,
+            passes,
+        });
+        report
+    }
+
+    /// A report in coordinates, from `c`'s side.
+    pub(super) fn analysis(r: &Report, c: Color) -> Analysis {
+        let sign = if c == Color::Black { 1.0 } else { -1.0 };
+        let moves = r
+            .children
+            .iter()
+            .map(|ch| MoveInfo {
+                mv: Self::go_move(ch.action),
+                visits: ch.visits,
+                winrate: ch.winrate,
+                score_lead: ch.score.map(|s| s * sign),
+                amaf_winrate: ch.amaf_winrate,
+                amaf_visits: ch.amaf_visits,
+                pv: ch.pv.iter().map(|&a| Self::go_move(a)).collect(),
+            })
+            .collect();
+        Analysis {
+            size: N,
+            to_move: c,
+            playouts: r.playouts,
+            elapsed: r.elapsed,
+            nodes: r.nodes,
+            root_visits: r.root_visits,
+            moves,
+            winrate: r.winrate(),
+            score_lead: r.score.map(|s| s * sign),
+            ownership: Self::ownership_grid(&r.ownership),
+            stop: r.stop,
+        }
+    }
+
+    /// Per-action ownership to the row-major-from-top-left grid (empty stays empty).
+    pub(super) fn ownership_grid(by_action: &[f32]) -> Vec<f32> {
+        if by_action.is_empty() {
+            return Vec::new();
+        }
+        (0..N)
+            .rev()
+            .flat_map(|y| (0..N).map(move |x| (x, y)))
+            .map(|(x, y)| {
+                Board::<N, W>::point(x, y)
+                    .and_then(|p| by_action.get(p.index()).copied())
+                    .unwrap_or(0.0)
+            })
+            .collect()
+    }
+
+    fn to_points(vs: &[Vertex]) -> Result<Vec<crate::board::Point>, GameError> {
+        vs.iter()
+            .map(|&v| Game::<N, W>::point(v).ok_or(GameError::OffBoard))
+            .collect()
+    }
+
+    fn vertices(b: Bitboard<W>) -> Vec<Vertex> {
+        b.iter()
+            .map(|i| Game::<N, W>::vertex(crate::board::Point::from_index(i)))
+            .collect()
+    }
+}
+
+impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
+    fn size(&self) -> usize {
+        N
+    }
+
+    fn komi(&self) -> f32 {
+        self.game.komi()
+    }
+
+    fn set_komi(&mut self, komi: f32) {
+        if komi != self.game.komi() {
+            self.forget_tree();
+        }
+        self.game.set_komi(komi);
+    }
+
+    fn config(&self) -> &EngineConfig {
+        &self.cfg
+    }
+
+    fn set_config(&mut self, cfg: EngineConfig) {
+        self.searcher.set_params(cfg.params);
+        self.cfg = cfg;
+    }
+
+    fn clear(&mut self) {
+        self.game.clear();
+        self.forget_tree();
+        self.tables.clear();
+        // Every new game gets the next seed of the sequence, so that the games of a match in
+        // one process differ while a session stays reproducible from its commands (the config
+        // carries the seed on to the engine a `boardsize` makes).
+        self.cfg.params.seed = crate::rng::splitmix64(self.cfg.params.seed);
+        self.searcher.set_params(self.cfg.params);
+    }
+
+    fn to_move(&self) -> Color {
+        self.game.to_move()
+    }
+
+    fn stone_at(&self, v: Vertex) -> Option<Color> {
+        Game::<N, W>::point(v).and_then(|p| self.game.board().color_at(p))
+    }
+
+    fn empty_points(&self) -> usize {
+        self.game.board().empty().count() as usize
+    }
+
+    fn captured(&self, c: Color) -> u32 {
+        self.game.board().captured(c)
+    }
+
+    fn history(&self) -> Vec<(Color, GoMove)> {
+        self.game
+            .moves()
+            .iter()
+            .map(|&(c, m)| (c, Game::<N, W>::to_go_move(m)))
+            .collect()
+    }
+
+    fn setup_stones(&self) -> ByColor<Vec<Vertex>> {
+        let b = self.game.setup_board();
+        ByColor([
+            Self::vertices(b.stones(Color::Black)),
+            Self::vertices(b.stones(Color::White)),
+        ])
+    }
+
+    fn setup_to_move(&self) -> Color {
+        self.game.setup_to_move()
+    }
+
+    fn handicap(&self) -> usize {
+        self.game.handicap()
+    }
+
+    fn play(&mut self, c: Color, m: GoMove) -> Result<(), GameError> {
+        self.game.play(c, Game::<N, W>::to_board_move(m)?)
+    }
+
+    fn check(&self, c: Color, m: GoMove) -> Result<(), GameError> {
+        self.game.check(c, Game::<N, W>::to_board_move(m)?)
+    }
+
+    fn undo(&mut self) -> Result<(), GameError> {
+        self.game.undo()?;
+        self.forget_tree();
+        Ok(())
+    }
+
+    fn fixed_handicap(&mut self, n: usize) -> Result<Vec<Vertex>, GameError> {
+        let pts = self.game.fixed_handicap(n)?;
+        self.forget_tree();
+        Ok(pts.into_iter().map(Game::<N, W>::vertex).collect())
+    }
+
+    fn free_handicap(&mut self, n: usize) -> Result<Vec<Vertex>, GameError> {
+        let pts = self.game.free_handicap(n)?;
+        self.forget_tree();
+        Ok(pts.into_iter().map(Game::<N, W>::vertex).collect())
+    }
+
+    fn set_free_handicap(&mut self, stones: &[Vertex]) -> Result<(), GameError> {
+        let pts = Self::to_points(stones).map_err(|_| GameError::BadVertexList)?;
+        self.game.set_free_handicap(&pts)?;
+        self.forget_tree();
+        Ok(())
+    }
+
+    fn set_position(
+        &mut self,
+        black: &[Vertex],
+        white: &[Vertex],
+        to_move: Color,
+    ) -> Result<(), GameError> {
+        let mut sets = [Bitboard::<W>::EMPTY; 2];
+        for (set, vs) in sets.iter_mut().zip([black, white]) {
+            for p in Self::to_points(vs)? {
+                set.insert(p.index());
+            }
+        }
+        self.game.set_position(sets[0], sets[1], to_move)?;
+        self.forget_tree();
+        Ok(())
+    }
+
+    fn diagram(&self) -> String {
+        self.game.board().to_string()
+    }
+
+    fn genmove(
+        &mut self,
+        c: Color,
+        opts: &GenmoveOptions,
+        watch: Option<Watch<'_>>,
+    ) -> (Decision, Analysis) {
+        let (d, a) = self.choose(c, opts, watch);
+        if opts.commit {
+            if let Decision::Play(m) = d {
+                if self.play(c, m).is_err() {
+                    // Every root move is legal by construction; if that ever fails, pass.
+                    debug_assert!(false, "search chose an illegal move {m}");
+                    let _ = self.play(c, GoMove::Pass);
+                    return (Decision::Play(GoMove::Pass), a);
+                }
+            }
+        }
+        (d, a)
+    }
+
+    fn analyze(&mut self, c: Color, limits: &Limits, watch: Option<Watch<'_>>) -> Analysis {
+        let r = self.search(c, limits, false, true, watch);
+        Self::analysis(&r, c)
+    }
+
+    fn final_score(&mut self) -> f32 {
+        let dead = self.estimate_dead();
+        self.game.score_with_dead(dead)
+    }
+
+    fn final_status(&mut self) -> Vec<(Vertex, StoneStatus)> {
+        let dead = self.estimate_dead();
+        let b = self.game.board();
+        let seki = crate::game::score::seki(b);
+        (b.stones(Color::Black) | b.stones(Color::White))
+            .iter()
+            .map(|i| {
+                let s = if dead.contains(i) {
+                    StoneStatus::Dead
+                } else if seki.contains(i) {
+                    StoneStatus::Seki
+                } else {
+                    StoneStatus::Alive
+                };
+                (Game::<N, W>::vertex(crate::board::Point::from_index(i)), s)
+            })
+            .collect()
+    }
+
+    fn ownership(&mut self) -> Vec<f32> {
+        Self::ownership_grid(&self.estimate_ownership())
+    }
+}

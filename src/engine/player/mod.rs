@@ -1,0 +1,234 @@
+//! A whole engine for one board size (a [`Game`](crate::game::Game) and a
+//! [`Searcher`](crate::mcts::Searcher)) behind the object-safe [`Engine`] trait, so protocols
+//! choose the size at run time with [`new_engine`] and speak in [`Vertex`] coordinates.
+//!
+//! Move choice (see [`Engine::genmove`]):
+//! * After the opponent's pass, pass at once if we win both on the board as it stands (every stone
+//!   alive) and with the stones the playouts think dead removed, with either side playing first
+//!   in those playouts; in cleanup mode only if no opponent stone is thought dead. If not, never
+//!   pass (the tree scores two passes on the board as it stands, which can differ).
+//! * Otherwise search. Root moves that break positional superko are never chosen; neither is a
+//!   pass that would end the game with a loss on the board.
+//! * Take the most visited root move; resign when its win rate is below the threshold after
+//!   enough playouts. A pass the opponent did not invite (by passing) gives way to the most
+//!   visited move that is nearly as good. In cleanup mode, while opponent stones are thought
+//!   dead, take one of their liberties if that still wins (or is nearly as good as the best
+//!   move), and never pass.
+//!
+//! The tree is kept between moves: the next search starts from the subtree of the moves played
+//! since, when they follow on from the last search's root.
+//!
+//! * `go_engine`: [`GoEngine`], the game and the searcher of one size, and the [`Engine`]
+//!   methods that play, set up and report.
+//! * `choice`: the move choice of [`Engine::genmove`] (passing, cleanup, resignation).
+//! * `estimate`: the ownership and dead-stone estimates of scoring and passing.
+
+mod choice;
+mod estimate;
+mod go_engine;
+
+pub use go_engine::GoEngine;
+
+use crate::board::{Board, ByColor, Color};
+use crate::game::{GameError, GoMove, Vertex};
+use crate::mcts::{Limits, Params, StopReason};
+use crate::playout::Policy;
+use std::ops::ControlFlow;
+use std::time::Duration;
+
+/// Engine settings besides the search parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EngineConfig {
+    pub params: Params,
+    /// Resign when the chosen move's win rate is below this (0 never resigns).
+    pub resign_below: f32,
+    /// ... but only after at least this many playouts in the search.
+    pub resign_after: u64,
+    /// Playouts for the dead-stone estimate of `final_score` and passing decisions.
+    pub estimate_playouts: u64,
+    /// The playout policy of the search (the dead-stone estimate keeps light playouts).
+    pub policy: Policy,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        Self {
+            params: Params::default(),
+            resign_below: 0.1,
+            resign_after: 1000,
+            estimate_playouts: 3000,
+            policy: Policy::LIGHT,
+        }
+    }
+}
+
+/// What the search thinks of one move, in coordinates and from the mover's side.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveInfo {
+    pub mv: GoMove,
+    pub visits: u32,
+    /// Win rate for the player to move, `[0, 1]`.
+    pub winrate: f32,
+    /// Mean score lead for the player to move, if known.
+    pub score_lead: Option<f32>,
+    /// AMAF win rate and samples (our stand-in for a prior).
+    pub amaf_winrate: f32,
+    pub amaf_visits: u32,
+    /// Principal variation, starting with `mv`.
+    pub pv: Vec<GoMove>,
+}
+
+/// A search result in coordinates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    pub size: usize,
+    pub to_move: Color,
+    pub playouts: u64,
+    pub elapsed: Duration,
+    pub nodes: usize,
+    pub root_visits: u32,
+    /// Moves, most visited first.
+    pub moves: Vec<MoveInfo>,
+    /// Win rate of the best move for the player to move (0.5 if unknown).
+    pub winrate: f32,
+    /// Mean score lead for the player to move.
+    pub score_lead: Option<f32>,
+    /// `size * size` values in `[-1, 1]`, row-major from the top-left; positive is Black's.
+    /// Empty when unknown.
+    pub ownership: Vec<f32>,
+    pub stop: Option<StopReason>,
+}
+
+impl Analysis {
+    pub(super) fn empty(size: usize, to_move: Color) -> Self {
+        Self {
+            size,
+            to_move,
+            playouts: 0,
+            elapsed: Duration::ZERO,
+            nodes: 0,
+            root_visits: 0,
+            moves: Vec::new(),
+            winrate: 0.5,
+            score_lead: None,
+            ownership: Vec::new(),
+            stop: None,
+        }
+    }
+
+    #[must_use]
+    pub fn playouts_per_sec(&self) -> f64 {
+        self.playouts as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// A move decision.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Decision {
+    Play(GoMove),
+    Resign,
+}
+
+/// How to generate a move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GenmoveOptions {
+    pub limits: Limits,
+    /// KGS cleanup: capture the opponent's dead stones rather than pass.
+    pub cleanup: bool,
+    /// Play the move on the board (`genmove`) or only report it (`reg_genmove`).
+    pub commit: bool,
+    pub allow_resign: bool,
+}
+
+/// The caller's hook into a running search: `callback` is called every `interval` with a
+/// function that builds the current [`Analysis`]; returning `Break` stops the search.
+pub struct Watch<'a> {
+    pub interval: Duration,
+    #[allow(clippy::type_complexity)]
+    pub callback: &'a mut dyn FnMut(&dyn Fn() -> Analysis) -> ControlFlow<()>,
+}
+
+/// Final status of a stone.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StoneStatus {
+    Alive,
+    Dead,
+    Seki,
+}
+
+/// A Go engine for one board size.
+pub trait Engine: Send {
+    fn size(&self) -> usize;
+    fn komi(&self) -> f32;
+    /// Sets komi (drops the search tree: its values assumed the old komi).
+    fn set_komi(&mut self, komi: f32);
+    fn config(&self) -> &EngineConfig;
+    fn set_config(&mut self, cfg: EngineConfig);
+    /// Empties the board, forgets history and handicap; komi stays.
+    fn clear(&mut self);
+    fn to_move(&self) -> Color;
+    fn stone_at(&self, v: Vertex) -> Option<Color>;
+    /// Empty points on the board.
+    fn empty_points(&self) -> usize;
+    /// Captured stones of colour `c` so far.
+    fn captured(&self, c: Color) -> u32;
+    /// Moves since the setup position.
+    fn history(&self) -> Vec<(Color, GoMove)>;
+    /// Stones of the setup position (handicap or loaded), Black's then White's.
+    fn setup_stones(&self) -> ByColor<Vec<Vertex>>;
+    /// Side to move in the setup position.
+    fn setup_to_move(&self) -> Color;
+    fn handicap(&self) -> usize;
+    fn play(&mut self, c: Color, m: GoMove) -> Result<(), GameError>;
+    fn check(&self, c: Color, m: GoMove) -> Result<(), GameError>;
+    fn undo(&mut self) -> Result<(), GameError>;
+    fn fixed_handicap(&mut self, n: usize) -> Result<Vec<Vertex>, GameError>;
+    fn free_handicap(&mut self, n: usize) -> Result<Vec<Vertex>, GameError>;
+    fn set_free_handicap(&mut self, stones: &[Vertex]) -> Result<(), GameError>;
+    /// Replaces the game by a setup position with no moves.
+    fn set_position(
+        &mut self,
+        black: &[Vertex],
+        white: &[Vertex],
+        to_move: Color,
+    ) -> Result<(), GameError>;
+    /// The board as a diagram (`X` Black, `O` White), top row first.
+    fn diagram(&self) -> String;
+    /// Chooses a move for `c` (see the module docs); plays it if `opts.commit`.
+    fn genmove(
+        &mut self,
+        c: Color,
+        opts: &GenmoveOptions,
+        watch: Option<Watch<'_>>,
+    ) -> (Decision, Analysis);
+    /// Searches for `c` without choosing a move, until `limits` or the watcher stops it.
+    fn analyze(&mut self, c: Color, limits: &Limits, watch: Option<Watch<'_>>) -> Analysis;
+    /// The final score from Black's side (komi included) with the stones estimated dead removed.
+    fn final_score(&mut self) -> f32;
+    /// Every stone with its estimated final status.
+    fn final_status(&mut self) -> Vec<(Vertex, StoneStatus)>;
+    /// Ownership estimate for the position (see [`Analysis::ownership`]).
+    fn ownership(&mut self) -> Vec<f32>;
+}
+
+/// An engine for `size x size`, or `None` if the size is not supported.
+///
+/// Every size of the kernel (2 to 19) is compiled in. Each size monomorphises the search, the
+/// game and the playout: a release build of the crate (thin LTO, one codegen unit) takes 38 s
+/// of CPU (28 s wall on 2 cores) with the engine for 9x9 only and 77 s (61 s wall) with all 18
+/// sizes, about 2 s per size; with fat LTO it was 34 s and 68 s of CPU. We accept that for a
+/// GTP engine that takes any `boardsize` a controller sends.
+#[must_use]
+pub fn new_engine(size: usize, komi: f32, cfg: EngineConfig) -> Option<Box<dyn Engine>> {
+    crate::with_board_size!(size, B => Some(<B as MakeEngine>::make(komi, cfg)), _ => None)
+}
+
+trait MakeEngine {
+    fn make(komi: f32, cfg: EngineConfig) -> Box<dyn Engine>;
+}
+
+impl<const N: usize, const W: usize> MakeEngine for Board<N, W> {
+    fn make(komi: f32, cfg: EngineConfig) -> Box<dyn Engine> {
+        Box::new(GoEngine::<N, W>::new(komi, cfg))
+    }
+}

@@ -1,0 +1,85 @@
+//! The [`Report`] of a running or finished search, gathered from the tree and the threads'
+//! counters.
+
+use super::Shared;
+use crate::mcts::tree::Tree;
+use crate::mcts::{Action, ChildInfo, Report, SearchGame};
+use std::sync::atomic::Ordering::*;
+
+impl<G: SearchGame> Shared<'_, G> {
+    pub(super) fn report(&self, pv_len: usize) -> Report {
+        let tree = self.tree;
+        let root = tree.root();
+        let playouts = self.done();
+        let mut children: Vec<ChildInfo> = root
+            .children()
+            .filter(|&c| !tree.node(c).is_pruned())
+            .map(|c| {
+                let n = tree.node(c);
+                let (s, a) = (n.stats(), n.amaf());
+                let (ss, sn) = self.score_sums(c - self.first_child);
+                ChildInfo {
+                    action: n.action(),
+                    visits: s.visits,
+                    winrate: self.value(c).unwrap_or(0.5),
+                    amaf_visits: a.visits,
+                    amaf_winrate: a.mean().unwrap_or(0.5),
+                    score: (sn > 0).then(|| ss as f32 / (2 * sn) as f32),
+                    pv: principal_variation(tree, c, pv_len),
+                }
+            })
+            .collect();
+        children.sort_by(|x, y| {
+            y.visits
+                .cmp(&x.visits)
+                .then(y.winrate.total_cmp(&x.winrate))
+        });
+        let (ss, sn) = self.score_sums(root.children().len());
+        let mut ownership = Vec::new();
+        if playouts > 0 && self.params.ownership {
+            let n = self.threads[0].ownership.len();
+            ownership = (0..n)
+                .map(|i| {
+                    let sum: i64 = self
+                        .threads
+                        .iter()
+                        .map(|t| i64::from(t.ownership[i].load(Relaxed)))
+                        .sum();
+                    (sum as f64 / playouts as f64).clamp(-1.0, 1.0) as f32
+                })
+                .collect();
+        }
+        Report {
+            to_move: self.root.to_move(),
+            playouts,
+            elapsed: self.start.elapsed(),
+            root_visits: root.stats().visits,
+            children,
+            score: (sn > 0).then(|| ss as f32 / (2 * sn) as f32),
+            ownership,
+            nodes: tree.len(),
+            stop: None,
+        }
+    }
+}
+
+/// From `c`, follow the most visited child; at most `len` moves.
+fn principal_variation(tree: &Tree, mut c: usize, len: usize) -> Vec<Action> {
+    let mut pv = Vec::new();
+    while pv.len() < len {
+        let n = tree.node(c);
+        if n.stats().visits == 0 {
+            break;
+        }
+        pv.push(n.action());
+        let next = n
+            .children()
+            .filter(|&k| !tree.node(k).is_pruned())
+            .max_by_key(|&k| tree.node(k).stats().visits);
+        match next {
+            Some(k) => c = k,
+            None => break,
+        }
+    }
+    pv
+}

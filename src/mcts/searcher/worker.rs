@@ -1,0 +1,167 @@
+//! A search thread: claim simulations, descend the tree, expand a leaf, play a rollout, back
+//! the result up; check the limits every few playouts.
+
+use super::backup::{backup, ChildSets};
+use super::{bump_u64, Shared};
+use crate::cpu::{Cpu, Task};
+use crate::mcts::tree::{Stats, Tree};
+use crate::mcts::tt::Table;
+use crate::mcts::{Action, SearchGame};
+use crate::rng::thread_seed;
+use rand_core::SeedableRng;
+use rand_pcg::Pcg32;
+use std::sync::atomic::Ordering::*;
+
+/// Search thread `t`, run with the CPU's best instruction set: the descent (with its AVX2
+/// child selection) and the game's rollout are inlined into it.
+pub(super) struct Worker<'s, 'a, G: SearchGame> {
+    pub(super) sh: &'s Shared<'a, G>,
+    pub(super) t: usize,
+}
+
+impl<G: SearchGame> Task for Worker<'_, '_, G> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<C: Cpu>(self, cpu: C) {
+        worker(self.sh, self.t, cpu);
+    }
+}
+
+/// Playouts between two looks at the clock and the early-stop rule.
+const CHECK_EVERY: u32 = 16;
+
+#[inline(always)]
+fn worker<G: SearchGame, C: Cpu>(sh: &Shared<'_, G>, t: usize, cpu: C) {
+    let mut rng = Pcg32::seed_from_u64(thread_seed(sh.seed, t));
+    let mut state = sh.root.clone();
+    let mut path: Vec<usize> = Vec::with_capacity(128);
+    let mut hashes: Vec<u64> = Vec::with_capacity(if sh.tt.is_some() { 128 } else { 0 });
+    let mut actions: Vec<Action> = Vec::with_capacity(sh.root.action_space() + 1);
+    let mut priors: Vec<Stats> = Vec::with_capacity(sh.root.action_space() + 1);
+    let mine = &sh.threads[t];
+    // AMAF results for the root's children, gathered here and added to the shared nodes every
+    // few playouts: every simulation touches about half of them, and writing them each time
+    // would keep their cache lines moving between the threads' cores.
+    let mut root_amaf = vec![0u64; sh.tree.children_of(0).len()];
+    let mut sets = ChildSets::new(sh.tree);
+    // Playouts claimed from the shared count and not yet played.
+    let mut budget = 0u64;
+    let mut k = 0u32;
+    while !sh.stop.load(Relaxed) {
+        if let Some(n) = sh.limits.playouts {
+            if budget == 0 {
+                let left = n.saturating_sub(sh.claimed.load(Relaxed));
+                let want = (left / (8 * sh.threads.len() as u64)).clamp(1, 16);
+                let c = sh.claimed.fetch_add(want, Relaxed);
+                if c >= n {
+                    break;
+                }
+                budget = want.min(n - c);
+            }
+            budget -= 1;
+        }
+        state.copy_from(sh.root);
+        descend(
+            sh,
+            &mut state,
+            &mut path,
+            &mut hashes,
+            &mut actions,
+            &mut priors,
+            cpu,
+        );
+        let out = state.rollout(&mut rng);
+        backup(sh, &path, &hashes, &out, mine, &mut root_amaf, &mut sets);
+        bump_u64(&mine.done, 1);
+        k += 1;
+        if k % CHECK_EVERY == 0 {
+            flush_root_amaf(sh.tree, &mut root_amaf);
+            if sh.limit_reached() {
+                break;
+            }
+        }
+    }
+    flush_root_amaf(sh.tree, &mut root_amaf);
+}
+
+/// Adds the gathered root AMAF results to the shared nodes and clears them.
+fn flush_root_amaf(tree: &Tree, deltas: &mut [u64]) {
+    for (ch, d) in tree.children_of(0).iter().zip(deltas.iter_mut()) {
+        if *d != 0 {
+            ch.add_amaf_packed(*d);
+            *d = 0;
+        }
+    }
+}
+
+/// Walks from the root to a leaf, playing the tree moves on `state` and recording the node path
+/// (and, with the transposition table, the hashes of the positions below the root); expands at
+/// most one node.
+#[inline(always)]
+fn descend<G: SearchGame, C: Cpu>(
+    sh: &Shared<'_, G>,
+    state: &mut G,
+    path: &mut Vec<usize>,
+    hashes: &mut Vec<u64>,
+    actions: &mut Vec<Action>,
+    priors: &mut Vec<Stats>,
+    cpu: C,
+) {
+    let tree = sh.tree;
+    path.clear();
+    hashes.clear();
+    let mut id = 0;
+    let mut expanded_one = false;
+    loop {
+        let node = tree.node(id);
+        let before = node.add_visit();
+        path.push(id);
+        if let Some(tt) = sh.tt.filter(|_| id != 0) {
+            let h = state.hash().unwrap_or(0);
+            hashes.push(h);
+            if before == 0 {
+                if let Some(s) = tt.get(h) {
+                    node.add_stats(Table::prior(s, sh.params.tt_prior));
+                }
+            }
+        }
+        if !node.is_expanded() {
+            if expanded_one || before < sh.params.expand_after {
+                break;
+            }
+            actions.clear();
+            state.tree_actions(actions);
+            if actions.is_empty() || !expand(tree, id, state, sh.params.prior, actions, priors) {
+                break;
+            }
+            expanded_one = true;
+        }
+        // SAFETY: with one worker, this thread is the only one that writes the tree.
+        match unsafe { sh.selector.select_on(tree, id, cpu, sh.threads.len() == 1) } {
+            Some(c) => {
+                state.play(tree.node(c).action());
+                id = c;
+            }
+            None => break,
+        }
+    }
+}
+
+/// Expands node `id` (in position `state`) with `actions`, their AMAF statistics seeded with
+/// the game's priors worth `prior` games (none when 0); `priors` is scratch space. False if
+/// another thread expanded it first or the arena is full.
+pub(super) fn expand<G: SearchGame>(
+    tree: &Tree,
+    id: usize,
+    state: &G,
+    prior: u32,
+    actions: &[Action],
+    priors: &mut Vec<Stats>,
+) -> bool {
+    priors.clear();
+    if prior > 0 {
+        state.priors(actions, prior, priors);
+    }
+    tree.expand_with(id, actions, priors)
+}
