@@ -1,6 +1,6 @@
 //! Command-line interface: argument types (clap) and the subcommands behind them.
 //!
-//! `bench` and `profile` share [`bench::BenchArgs`]; [`progress`] draws the progress bar both use.
+//! `bench` and `profile` share [`bench::BenchArgs`]; `progress` draws the progress bar both use.
 
 mod bench;
 mod gtp;
