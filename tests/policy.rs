@@ -11,7 +11,9 @@ use tengen::engine::presets::Preset;
 use tengen::gtp;
 use tengen::playout::heavy::{Mover, PASS_CODE};
 use tengen::playout::patterns;
-use tengen::playout::{heavy_playout, EyeRule, Lgr, MoveLog, PlayoutConfig, Policy, PolicyTables};
+use tengen::playout::{
+    heavy_playout, EyeRule, HeavyPlayout, Lgr, MoveLog, PlayoutConfig, Policy, PolicyTables,
+};
 
 /// A 9x9 vertex such as "e5".
 fn pt(v: &str) -> Point {
@@ -311,9 +313,11 @@ fn the_mercy_rule_stops_at_the_capture_margin() {
             &mut b,
             Color::Black,
             None,
-            &cfg,
-            &mercy,
-            &tables,
+            &HeavyPlayout {
+                cfg: &cfg,
+                policy: &mercy,
+                tables: &tables,
+            },
             &mut log,
             &mut rng,
         );
@@ -331,9 +335,11 @@ fn the_mercy_rule_stops_at_the_capture_margin() {
             &mut b,
             Color::Black,
             None,
-            &cfg,
-            &ATARI,
-            &tables,
+            &HeavyPlayout {
+                cfg: &cfg,
+                policy: &ATARI,
+                tables: &tables,
+            },
             &mut log,
             &mut rng,
         );
@@ -361,9 +367,11 @@ fn amaf_plies_limits_the_heavy_record_and_not_the_game() {
             &mut b,
             Color::Black,
             None,
-            cfg,
-            &ATARI,
-            &tables,
+            &HeavyPlayout {
+                cfg,
+                policy: &ATARI,
+                tables: &tables,
+            },
             &mut log,
             &mut rng,
         );

@@ -11,7 +11,7 @@ use crate::board::{Bitboard, Board, ByColor, Color, Geometry, Point};
 use crate::game::area;
 use crate::mcts::tree::Stats;
 use crate::mcts::{Action, Rollout, SearchGame};
-use crate::playout::{heavy_playout, light_playout, MoveLog, PlayoutConfig};
+use crate::playout::{heavy_playout, light_playout, HeavyPlayout, MoveLog, PlayoutConfig};
 use crate::playout::{Policy, PolicyTables};
 use crate::rng::splitmix64;
 use rand_core::RngCore;
@@ -188,9 +188,11 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
                 &mut self.board,
                 self.to_move,
                 last,
-                &self.cfg,
-                &self.policy,
-                &self.tables,
+                &HeavyPlayout {
+                    cfg: &self.cfg,
+                    policy: &self.policy,
+                    tables: &self.tables,
+                },
                 &mut self.log,
                 rng,
             )

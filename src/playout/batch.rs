@@ -6,7 +6,7 @@
 
 use crate::board::{Board, Color};
 use crate::cpu::{Cpu, Task};
-use crate::playout::{heavy_playout, light_playout, PlayoutConfig};
+use crate::playout::{heavy_playout, light_playout, HeavyPlayout, PlayoutConfig};
 use crate::playout::{MoveLog, Outcome, Policy, PolicyTables};
 use crate::rng::{splitmix64, thread_seed};
 use rand_core::SeedableRng;
@@ -248,9 +248,11 @@ fn heavy_worker<const N: usize, const W: usize>(
             board,
             Color::Black,
             None,
-            &cfg,
-            &job.policy,
-            job.tables,
+            &HeavyPlayout {
+                cfg: &cfg,
+                policy: &job.policy,
+                tables: job.tables,
+            },
             &mut log,
             rng,
         )

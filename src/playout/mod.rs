@@ -11,5 +11,5 @@ pub mod heavy;
 pub mod light;
 pub mod patterns;
 
-pub use heavy::{heavy_playout, EyeRule, Lgr, MoveLog, Policy, PolicyTables};
+pub use heavy::{heavy_playout, EyeRule, HeavyPlayout, Lgr, MoveLog, Policy, PolicyTables};
 pub use light::{light_playout, Outcome, PlayoutConfig, PlayoutState};

@@ -1,0 +1,94 @@
+//! Which points a heavy playout refuses to play: eyes under the policy's [`EyeRule`] and, with
+//! `no_self_atari`, self-ataris of two or more stones.
+
+use super::{EyeRule, Mover};
+use crate::board::geometry::{cell_of, CELL_EMPTY, CELL_OFF};
+use crate::board::{Board, Color, Geometry, Point};
+
+impl Mover<'_> {
+    /// Whether `i` is an eye of `c` under the policy's eye rule. Precondition: `i` empty.
+    #[must_use]
+    #[inline(always)]
+    pub fn is_eye<const N: usize, const W: usize>(
+        &self,
+        board: &Board<N, W>,
+        c: Color,
+        i: usize,
+    ) -> bool {
+        match self.policy.eyes {
+            EyeRule::Eyelike => board.is_eyelike(c, Point::from_index(i)),
+            EyeRule::Surrounded => surrounded(board, c, i),
+            EyeRule::Real => surrounded(board, c, i) && diagonals_hold(board, c, i),
+        }
+    }
+
+    /// Whether `c` may and would play the empty point `i`: legal, not the ko recapture, not an
+    /// eye under the rule, and (with `no_self_atari`) not a self-atari of two or more stones.
+    #[must_use]
+    #[inline(always)]
+    pub fn acceptable<const N: usize, const W: usize>(
+        &self,
+        board: &Board<N, W>,
+        c: Color,
+        i: usize,
+    ) -> bool {
+        let p = Point::from_index(i);
+        let ok = if self.policy.eyes == EyeRule::Eyelike {
+            board.is_candidate(c, p)
+        } else {
+            board.is_legal(c, p) && !self.is_eye(board, c, i)
+        };
+        ok && !(self.policy.no_self_atari && self_atari(board, c, i))
+    }
+}
+
+/// Every orthogonal neighbour of `i` on the board is a stone of `c` not in atari.
+#[inline(always)]
+fn surrounded<const N: usize, const W: usize>(board: &Board<N, W>, c: Color, i: usize) -> bool {
+    let own = cell_of(c.index());
+    Geometry::<N, W>::around(i).into_iter().all(|q| {
+        let v = board.cell_at(q);
+        v == CELL_OFF || (v == own && board.lib_count_of(q) >= 2)
+    })
+}
+
+/// Seed 000's diagonal rule: enemy diagonals plus unprotected empty diagonals at most one, or
+/// none when the point is on the edge.
+#[inline(always)]
+fn diagonals_hold<const N: usize, const W: usize>(board: &Board<N, W>, c: Color, i: usize) -> bool {
+    let own = cell_of(c.index());
+    let opp = cell_of((!c).index());
+    let mut bad = 0;
+    let mut edge = false;
+    for d in Geometry::<N, W>::diagonals(i) {
+        let v = board.cell_at(d);
+        if v == CELL_OFF {
+            edge = true;
+        } else if v == opp {
+            bad += 1;
+        } else if v == CELL_EMPTY {
+            let protected = Geometry::<N, W>::around(d).into_iter().all(|q| {
+                let w = board.cell_at(q);
+                w == own || w == CELL_OFF
+            });
+            if !protected {
+                bad += 1;
+            }
+        }
+    }
+    if edge {
+        bad == 0
+    } else {
+        bad <= 1
+    }
+}
+
+/// `c` playing `i` makes a string of two or more stones with a single liberty.
+#[inline(always)]
+fn self_atari<const N: usize, const W: usize>(board: &Board<N, W>, c: Color, i: usize) -> bool {
+    let own = cell_of(c.index());
+    Geometry::<N, W>::around(i)
+        .into_iter()
+        .any(|q| board.cell_at(q) == own)
+        && board.libs_after(c, i) <= 1
+}

@@ -1,0 +1,299 @@
+//! The urgent-move rules of a heavy playout: atari urgencies, Golois's two-liberty urgencies,
+//! 3x3 patterns and last-move locality, each gathering weighted points around the previous
+//! move and drawing one of them.
+
+use super::Mover;
+use crate::board::geometry::{cell_of, CELL_EMPTY};
+use crate::board::{Board, Color, Geometry};
+use rand_core::RngCore;
+
+/// At most this many urgent moves are gathered per rule and ply.
+const MAX_URGENT: usize = 16;
+
+/// A small fixed-capacity list of weighted points.
+struct Urgent {
+    points: [u16; MAX_URGENT],
+    weights: [u32; MAX_URGENT],
+    len: usize,
+}
+
+impl Urgent {
+    #[inline(always)]
+    fn new() -> Self {
+        Self {
+            points: [0; MAX_URGENT],
+            weights: [0; MAX_URGENT],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn add(&mut self, p: usize, w: u32) {
+        if let Some(k) = self.points[..self.len]
+            .iter()
+            .position(|&q| usize::from(q) == p)
+        {
+            self.weights[k] += w;
+        } else if self.len < MAX_URGENT {
+            self.points[self.len] = p as u16;
+            self.weights[self.len] = w;
+            self.len += 1;
+        }
+    }
+
+    fn total(&self) -> u64 {
+        self.weights[..self.len].iter().map(|&w| u64::from(w)).sum()
+    }
+
+    /// The entry at cumulative weight `r` (< total).
+    fn at(&self, mut r: u64) -> usize {
+        for k in 0..self.len {
+            let w = u64::from(self.weights[k]);
+            if r < w {
+                return k;
+            }
+            r -= w;
+        }
+        self.len - 1
+    }
+
+    /// Removes entry `k`.
+    fn take(&mut self, k: usize) {
+        self.len -= 1;
+        self.points[k] = self.points[self.len];
+        self.weights[k] = self.weights[self.len];
+    }
+}
+
+#[inline(always)]
+fn below<R: RngCore>(rng: &mut R, n: u64) -> u64 {
+    (u64::from(rng.next_u32()) * n) >> 32
+}
+
+impl Mover<'_> {
+    /// Atari urgencies after the opponent's move on `last`: the capture of its string when in
+    /// atari, and for each own string next to it in atari, the captures of attackers in atari
+    /// and the extension when it gains liberties. One of them at random, or `None`.
+    pub fn atari_move<const N: usize, const W: usize, R: RngCore>(
+        &self,
+        board: &Board<N, W>,
+        c: Color,
+        last: usize,
+        rng: &mut R,
+    ) -> Option<usize> {
+        let own = cell_of(c.index());
+        let mut urgent = Urgent::new();
+        if board.cell_at(last) == cell_of((!c).index()) {
+            let ch = board.chain_of(last);
+            if ch.lib_count == 1 {
+                if let Some(l) = ch.libs.first() {
+                    urgent.add(l, 1);
+                }
+            }
+        }
+        for q in Geometry::<N, W>::around(last) {
+            if board.cell_at(q) != own || board.lib_count_of(q) != 1 {
+                continue;
+            }
+            let ch = board.chain_of(q);
+            let lib = ch.libs.first().unwrap_or(0);
+            // Capture an attacker in atari.
+            let attackers = Geometry::<N, W>::neighbours(ch.stones) & board.stones(!c);
+            for a in attackers {
+                if board.lib_count_of(a) == 1 {
+                    if let Some(l) = board.chain_of(a).libs.first() {
+                        urgent.add(l, 1);
+                    }
+                }
+            }
+            // Extend, if that gains liberties.
+            if board.libs_after(c, lib) >= 2 {
+                urgent.add(lib, 1);
+            }
+        }
+        self.pick(board, c, &mut urgent, 0, rng)
+    }
+
+    /// Golois's two-liberty urgencies (seed 000 section 4.2) for the strings at and next to
+    /// `last`: the string played there and `c`'s strings touching it. Returns the weighted list.
+    fn two_lib_urgencies<const N: usize, const W: usize>(
+        &self,
+        board: &Board<N, W>,
+        c: Color,
+        last: usize,
+    ) -> Urgent {
+        let mut urgent = Urgent::new();
+        let mut seen = [usize::MAX; 5];
+        let mut strings = [usize::MAX; 5];
+        let mut n = 0;
+        if board.cell_at(last) == cell_of((!c).index()) {
+            strings[0] = last;
+            seen[0] = board.root_at(last);
+            n = 1;
+        }
+        let own = cell_of(c.index());
+        for q in Geometry::<N, W>::around(last) {
+            if board.cell_at(q) == own {
+                let r = board.root_at(q);
+                if !seen[..n].contains(&r) {
+                    seen[n] = r;
+                    strings[n] = q;
+                    n += 1;
+                }
+            }
+        }
+        for &s in &strings[..n] {
+            let ch = board.chain_of(s);
+            if ch.lib_count != 2 {
+                continue;
+            }
+            let col = if board.cell_at(s) == own { c } else { !c };
+            let nbrs = Geometry::<N, W>::neighbours(ch.stones) & board.stones(!col);
+            if nbrs.iter().any(|a| board.lib_count_of(a) == 1) {
+                continue; // an adjacent string in atari: the capture rules are in charge
+            }
+            let mut libs = ch.libs.iter();
+            let (Some(l1), Some(l2)) = (libs.next(), libs.next()) else {
+                continue;
+            };
+            let n1 = board.libs_after(col, l1);
+            let n2 = board.libs_after(col, l2);
+            let size = ch.size;
+            let (defend, attack, threat) = (1000 * size, 10000 * size, 200 * size);
+            if col == c {
+                // Defend our string: play where it gains, if the other point would leave it weak.
+                if n1 > n2 {
+                    match n2 {
+                        3 => urgent.add(l1, threat),
+                        0..=2 => urgent.add(l1, defend),
+                        _ => {}
+                    }
+                } else if n1 < n2 {
+                    match n1 {
+                        3 => urgent.add(l2, threat),
+                        0..=2 => urgent.add(l2, defend),
+                        _ => {}
+                    }
+                }
+            } else if n1 > n2 {
+                // Attack their string: take the liberty where it would gain most.
+                match n2 {
+                    3 => urgent.add(l1, threat),
+                    0..=2 => urgent.add(l1, attack),
+                    _ => {}
+                }
+            } else if n1 < n2 {
+                match n1 {
+                    3 => urgent.add(l2, threat),
+                    0..=2 => urgent.add(l2, attack),
+                    _ => {}
+                }
+            } else if n1 == 3 {
+                urgent.add(l1, threat);
+                urgent.add(l2, threat);
+            } else if n1 <= 2 {
+                urgent.add(l1, attack);
+                urgent.add(l2, attack);
+            }
+        }
+        urgent
+    }
+
+    /// A two-liberty urgency drawn against a weight of 1 for each other empty point, or `None`
+    /// when the draw falls on the other points (or no urgency applies).
+    pub fn two_lib_move<const N: usize, const W: usize, R: RngCore>(
+        &self,
+        board: &Board<N, W>,
+        c: Color,
+        last: usize,
+        rng: &mut R,
+    ) -> Option<usize> {
+        let mut urgent = self.two_lib_urgencies(board, c, last);
+        self.pick(board, c, &mut urgent, u64::from(board.empty_count()), rng)
+    }
+
+    /// The urgency of `c` playing `p` under the two-liberty rule at `last` (for tests).
+    #[must_use]
+    pub fn two_lib_urgency<const N: usize, const W: usize>(
+        &self,
+        board: &Board<N, W>,
+        c: Color,
+        last: usize,
+        p: usize,
+    ) -> u32 {
+        let u = self.two_lib_urgencies(board, c, last);
+        (0..u.len)
+            .find(|&k| usize::from(u.points[k]) == p)
+            .map_or(0, |k| u.weights[k])
+    }
+
+    /// A random pattern move on an empty point around `last` (not a self-atari), or `None`.
+    pub fn pattern_move<const N: usize, const W: usize, R: RngCore>(
+        &self,
+        board: &Board<N, W>,
+        c: Color,
+        last: usize,
+        rng: &mut R,
+    ) -> Option<usize> {
+        self.ring_move(board, c, last, rng, |q| {
+            self.pats.matches(board.ring_code(q)) && board.libs_after(c, q) >= 2
+        })
+    }
+
+    /// A random acceptable move among the empty points around `last`, or `None`.
+    pub(super) fn local_move<const N: usize, const W: usize, R: RngCore>(
+        &self,
+        board: &Board<N, W>,
+        c: Color,
+        last: usize,
+        rng: &mut R,
+    ) -> Option<usize> {
+        self.ring_move(board, c, last, rng, |_| true)
+    }
+
+    /// A random acceptable move among the empty points around `last` that pass `keep`, or
+    /// `None`. Off-board points never count (their cell is never empty).
+    #[inline(always)]
+    fn ring_move<const N: usize, const W: usize, R: RngCore>(
+        &self,
+        board: &Board<N, W>,
+        c: Color,
+        last: usize,
+        rng: &mut R,
+        keep: impl Fn(usize) -> bool,
+    ) -> Option<usize> {
+        let mut urgent = Urgent::new();
+        for q in Geometry::<N, W>::ring(last) {
+            if board.cell_at(q) == CELL_EMPTY && keep(q) {
+                urgent.add(q, 1);
+            }
+        }
+        self.pick(board, c, &mut urgent, 0, rng)
+    }
+
+    /// Draws from `urgent` by weight, against `rest` for "none of them"; drops the entries
+    /// that are not acceptable and draws again.
+    fn pick<const N: usize, const W: usize, R: RngCore>(
+        &self,
+        board: &Board<N, W>,
+        c: Color,
+        urgent: &mut Urgent,
+        rest: u64,
+        rng: &mut R,
+    ) -> Option<usize> {
+        while urgent.len > 0 {
+            let total = urgent.total();
+            let r = below(rng, total + rest);
+            if r >= total {
+                return None;
+            }
+            let k = urgent.at(r);
+            let p = usize::from(urgent.points[k]);
+            if board.cell_at(p) == CELL_EMPTY && self.acceptable(board, c, p) {
+                return Some(p);
+            }
+            urgent.take(k);
+        }
+        None
+    }
+}
