@@ -1,7 +1,9 @@
-//! A progress bar on stderr while a bench runs, drawn only when stderr is a terminal.
+//! A progress bar on stderr while a bench or another long run goes, drawn only when stderr is a
+//! terminal.
 //!
-//! The bench itself runs on a scoped thread; this thread polls [`Progress::done`] and redraws.
-//! On a pipe or a file nothing is drawn and the bench runs on the calling thread.
+//! The work runs on a scoped thread; this thread polls its progress (for a bench,
+//! [`Progress::done`]) and redraws. On a pipe or a file nothing is drawn and the work runs on
+//! the calling thread.
 
 use crate::playout::batch::{self, BenchConfig, BenchError, BenchStats, Limit, Progress};
 use std::io::{IsTerminal, Write};
@@ -20,11 +22,23 @@ const WIDTH: usize = 30;
 /// Runs `cfg`, with a progress bar on stderr if stderr is a terminal.
 pub fn run_bench(cfg: &BenchConfig) -> Result<BenchStats, BenchError> {
     let progress = Progress::default();
+    run_with_bar(
+        || batch::run(cfg, &progress),
+        |elapsed| bench_status(cfg.limit, progress.done.load(Ordering::Relaxed), elapsed),
+    )
+}
+
+/// Runs `work` on a scoped thread and, if stderr is a terminal, draws the bar that `status`
+/// gives for the elapsed time (the fraction done, from 0 to 1, and a detail) until it ends.
+pub fn run_with_bar<T: Send>(
+    work: impl FnOnce() -> T + Send,
+    status: impl Fn(Duration) -> (f64, String),
+) -> T {
     if !std::io::stderr().is_terminal() {
-        return batch::run(cfg, &progress);
+        return work();
     }
     std::thread::scope(|s| {
-        let worker = s.spawn(|| batch::run(cfg, &progress));
+        let worker = s.spawn(work);
         let start = Instant::now();
         let mut last_draw: Option<Instant> = None;
         while !worker.is_finished() {
@@ -32,12 +46,8 @@ pub fn run_bench(cfg: &BenchConfig) -> Result<BenchStats, BenchError> {
             let now = Instant::now();
             let due = last_draw.map_or(now - start >= QUIET_START, |t| now - t >= REDRAW);
             if due {
-                let line = bar_line(
-                    cfg.limit,
-                    progress.done.load(Ordering::Relaxed),
-                    now - start,
-                );
-                draw(&line);
+                let (fraction, detail) = status(now - start);
+                draw(&bar(fraction, &detail));
                 last_draw = Some(now);
             }
         }
@@ -57,9 +67,9 @@ fn draw(line: &str) {
     let _ = e.flush();
 }
 
-/// The bar for `done` playouts after `elapsed`, e.g.
+/// How far a bench is after `done` playouts and `elapsed`, and the bar's detail: drawn as
 /// `[#########.....................]  31%  62016/200000 playouts  0.6 s`.
-fn bar_line(limit: Limit, done: u64, elapsed: Duration) -> String {
+fn bench_status(limit: Limit, done: u64, elapsed: Duration) -> (f64, String) {
     let t = elapsed.as_secs_f64();
     let (fraction, detail) = match limit {
         Limit::Playouts(n) => (
@@ -68,6 +78,11 @@ fn bar_line(limit: Limit, done: u64, elapsed: Duration) -> String {
         ),
         Limit::Seconds(s) => (t / s, format!("{done} playouts  {t:.1}/{s} s")),
     };
+    (fraction, detail)
+}
+
+/// A bar `fraction` full (clamped to 0..=1), its percentage and `detail`.
+fn bar(fraction: f64, detail: &str) -> String {
     let fraction = fraction.clamp(0.0, 1.0);
     let filled = (fraction * WIDTH as f64) as usize;
     format!(
@@ -84,7 +99,8 @@ mod tests {
 
     #[test]
     fn bar_for_a_playout_count() {
-        let s = bar_line(Limit::Playouts(200), 50, Duration::from_millis(1500));
+        let (f, d) = bench_status(Limit::Playouts(200), 50, Duration::from_millis(1500));
+        let s = bar(f, &d);
         assert_eq!(
             s,
             "[#######.......................]  25%  50/200 playouts  1.5 s"
@@ -93,7 +109,8 @@ mod tests {
 
     #[test]
     fn bar_for_a_time_limit_never_overflows() {
-        let s = bar_line(Limit::Seconds(2.0), 7, Duration::from_secs(3));
+        let (f, d) = bench_status(Limit::Seconds(2.0), 7, Duration::from_secs(3));
+        let s = bar(f, &d);
         assert_eq!(
             s,
             "[##############################] 100%  7 playouts  3.0/2 s"
