@@ -1,7 +1,7 @@
 //! Whole light playouts from the empty board, the unit of `tengen bench`.
 //!
 //! Each benchmark checks the game it times: a seeded sanity batch must average within 2 % of the
-//! reference playout length (KERNEL.md: 110.5 plies on 9x9, 454 on 19x19) before timing starts,
+//! reference playout length (110.5 plies on 9x9, 454 on 19x19) before timing starts,
 //! and the playouts played while timing must too, so a kernel that got fast by playing a
 //! different (shorter) game fails instead of looking good.
 //!
@@ -12,9 +12,9 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
 use std::hint::black_box;
-use tengen::board::{Board, Color};
+use tengen::board::{Color, LightBoard};
 use tengen::cpu::{Cpu, Isa, Task};
-use tengen::playout::{light_playout, PlayoutConfig};
+use tengen::playout::{playout_score, PlayoutConfig};
 
 #[path = "common/flame.rs"]
 mod flame;
@@ -38,7 +38,7 @@ impl Code {
     #[inline(always)]
     fn play<const N: usize, const W: usize>(
         self,
-        board: &mut Board<N, W>,
+        board: &mut LightBoard<N, W>,
         cfg: &PlayoutConfig,
         rng: &mut Pcg32,
     ) -> u32 {
@@ -52,7 +52,7 @@ impl Code {
 
 /// One light playout from the empty board.
 struct PlayOne<'a, const N: usize, const W: usize> {
-    board: &'a mut Board<N, W>,
+    board: &'a mut LightBoard<N, W>,
     cfg: &'a PlayoutConfig,
     rng: &'a mut Pcg32,
 }
@@ -63,7 +63,7 @@ impl<const N: usize, const W: usize> Task for PlayOne<'_, N, W> {
     #[inline(always)]
     fn run<C: Cpu>(self, _cpu: C) -> u32 {
         self.board.clear();
-        light_playout(self.board, Color::Black, self.cfg, self.rng).moves
+        playout_score(self.board, Color::Black, self.cfg, self.rng).moves
     }
 }
 
@@ -89,7 +89,7 @@ fn bench_playouts<const N: usize, const W: usize>(
 ) {
     let name = format!("{N}x{N}");
     let cfg = PlayoutConfig::standard(N);
-    let mut board = Board::<N, W>::new();
+    let mut board = LightBoard::<N, W>::new();
 
     let mut rng = Pcg32::seed_from_u64(SEED);
     let moves: u64 = (0..sanity_games)

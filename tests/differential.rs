@@ -3,7 +3,8 @@
 //!
 //! After every move attempt the two boards must agree on everything (see
 //! `common::assert_same`), a refused move must leave the kernel board exactly as it was, and the
-//! kernel must refuse exactly the moves the reference refuses, for the same reason.
+//! kernel must refuse exactly the moves the reference refuses, for the same reason. The light
+//! playout's kernel (`LightBoard`) plays every game beside them and is held to the same.
 //!
 //! The games are chosen from the reference board alone, so the event counts below depend only
 //! on the seeds and the rules: they are pinned as golden numbers to prove that the games keep
@@ -13,10 +14,10 @@
 mod common;
 
 use common::reference::{RefBoard, RefIllegal, Xy};
-use common::{assert_same, kernel_error, pt, reference_from_kernel, setup};
+use common::{assert_same, assert_same_light, kernel_error, pt, reference_from_kernel, setup};
 use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg32;
-use tengen::board::{Board, Color, IllegalMove, Move};
+use tengen::board::{Board, Color, IllegalMove, LightBoard, Move};
 
 /// How a random game picks its moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,6 +168,7 @@ fn random_games<const N: usize, const W: usize>(seed: u64, style: Style, attempt
     let mut rng = Pcg32::seed_from_u64(seed);
     let mut counts = Counts::default();
     let mut k = Board::<N, W>::new();
+    let mut light = LightBoard::<N, W>::new();
     let mut r = RefBoard::new(N);
     // A board that held another position, to check that `copy_from` leaves no stale state.
     let mut spare = Board::<N, W>::new();
@@ -187,6 +189,7 @@ fn random_games<const N: usize, const W: usize>(seed: u64, style: Style, attempt
         match choice {
             None => {
                 k.play(to_move, Move::Pass).expect("a pass is always legal");
+                light.play(to_move, Move::Pass).expect("a pass is always legal");
                 r.pass();
                 counts.passes += 1;
                 passes += 1;
@@ -201,6 +204,12 @@ fn random_games<const N: usize, const W: usize>(seed: u64, style: Style, attempt
                 let checked = k.check(to_move, Move::Play(kp));
                 let got = k.play(to_move, Move::Play(kp));
                 assert_eq!(checked, got, "{ctx}: check and play disagree at {p:?}");
+                let light_before = light.clone();
+                let light_got = light.play(to_move, Move::Play(kp));
+                assert_eq!(light_got, got, "{ctx}: the light board disagrees at {p:?}");
+                if light_got.is_err() {
+                    assert!(light == light_before, "{ctx}: a refused move changed the light board");
+                }
                 let want = r.play(to_move, p);
                 match (&want, got) {
                     (Ok(effect), Ok(())) => {
@@ -241,6 +250,7 @@ fn random_games<const N: usize, const W: usize>(seed: u64, style: Style, attempt
             }
         }
         assert_same(&k, &r, &ctx);
+        assert_same_light(&light, &r, &ctx);
 
         // Now and then, check the other ways of making a position.
         if attempt % 61 == 30 {
@@ -261,6 +271,7 @@ fn random_games<const N: usize, const W: usize>(seed: u64, style: Style, attempt
 
         if passes >= 2 || plies >= cap {
             k.clear();
+            light.clear();
             r = RefBoard::new(N);
             assert_same(&k, &r, &format!("{ctx}, clear"));
             to_move = Color::Black;

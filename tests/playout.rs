@@ -5,10 +5,10 @@
 mod common;
 
 use common::reference::RefBoard;
-use common::{assert_same, pt};
+use common::{assert_same_light, pt};
 use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
-use tengen::board::{Bitboard, Board, ByColor, Color, Move};
+use tengen::board::{Bitboard, Board, ByColor, Color, LightBoard, Move};
 use tengen::playout::batch::{self, BenchConfig, BenchError, BenchStats, Limit, Progress};
 use tengen::playout::{light_playout, PlayoutConfig};
 use tengen::rng::{splitmix64, thread_seed};
@@ -211,14 +211,14 @@ fn replay<const N: usize, const W: usize>(
     let komi = 7.5;
     let standard = PlayoutConfig::standard(N);
     let mut r = start_ref.clone();
-    let mut prev = start.clone();
+    let mut prev = LightBoard::from_board(start);
     let mut c = to_move;
     let mut passes = 0;
     let mut seen = Bitboard::<W>::EMPTY;
     let mut first = ByColor([Bitboard::<W>::EMPTY; 2]);
     for k in 1..=standard.max_moves {
         let ctx = format!("{N}x{N} seed {seed:#x} ply {k}");
-        let mut b = start.clone();
+        let mut b = LightBoard::from_board(start);
         let mut rng = Pcg32::seed_from_u64(seed);
         let cfg = PlayoutConfig {
             komi,
@@ -230,7 +230,7 @@ fn replay<const N: usize, const W: usize>(
             // The game ended at ply k - 1: a higher cap changes nothing.
             assert_eq!(out.moves, k - 1, "{ctx}");
             assert!(b == prev && !out.capped, "{ctx}");
-            let mut full = start.clone();
+            let mut full = LightBoard::from_board(start);
             let out_full = light_playout(
                 &mut full,
                 to_move,
@@ -276,7 +276,7 @@ fn replay<const N: usize, const W: usize>(
             }
             _ => panic!("{ctx}: {c} put down several stones\n{prev}\n{b}"),
         }
-        assert_same(&b, &r, &ctx);
+        assert_same_light(&b, &r, &ctx);
         assert_eq!(out.capped, passes < 2, "{ctx}: capped flag");
         assert_eq!(out.first_play, first, "{ctx}: first_play");
         for col in Color::ALL {
@@ -354,7 +354,7 @@ fn first_move_is_uniform_among_candidates() {
         ..PlayoutConfig::standard(5)
     };
     for _ in 0..draws {
-        let mut b = k.clone();
+        let mut b = LightBoard::from_board(&k);
         let out = light_playout(&mut b, c, &cfg, &mut rng);
         assert_eq!(out.moves, 1);
         let new = b.stones(c) - k.stones(c);
@@ -465,7 +465,7 @@ fn amaf_plies_limits_the_record_and_not_the_game() {
         let (start, _, to_move) = midgame::<9, 2>(seed, (seed % 30) as usize);
         let standard = PlayoutConfig::standard(9);
         let play = |cfg: &PlayoutConfig| {
-            let mut b = start.clone();
+            let mut b = LightBoard::from_board(&start);
             let o = light_playout(&mut b, to_move, cfg, &mut Pcg32::seed_from_u64(seed));
             (b, o)
         };

@@ -7,12 +7,14 @@
 pub mod bitboard;
 pub mod diagram;
 pub mod geometry;
+pub mod light;
 pub mod position;
 pub mod types;
 
 pub use bitboard::Bitboard;
 pub use diagram::{DiagramError, COLUMNS};
 pub use geometry::{words_for, Geometry, MAX_SIZE};
+pub use light::LightBoard;
 pub use position::{Board, Board13, Board19, Board9, Chain, IllegalMove, SetupError};
 pub use types::{ByColor, Color, Move, Point};
 

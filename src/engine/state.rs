@@ -7,7 +7,7 @@
 //! is the game's business: the searcher receives it as a filter on root moves.
 
 use crate::board::geometry::cell_of;
-use crate::board::{Bitboard, Board, ByColor, Color, Geometry, Point};
+use crate::board::{Bitboard, Board, ByColor, Color, Geometry, LightBoard, Point};
 use crate::game::area;
 use crate::mcts::tree::Stats;
 use crate::mcts::{Action, Rollout, SearchGame};
@@ -35,6 +35,9 @@ pub struct GoState<const N: usize, const W: usize> {
     /// The moves since the position before the root's first move (last-good-reply learning
     /// and the policies' "previous move").
     log: MoveLog,
+    /// Scratch board of the light playouts: the position is copied in at each rollout
+    /// (contents meaningless in between).
+    light: LightBoard<N, W>,
 }
 
 impl<const N: usize, const W: usize> GoState<N, W> {
@@ -55,6 +58,7 @@ impl<const N: usize, const W: usize> GoState<N, W> {
             policy: Policy::LIGHT,
             tables: Arc::new(PolicyTables::new()),
             log,
+            light: LightBoard::new(),
         }
     }
 
@@ -181,7 +185,8 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             };
         }
         let o = if self.policy.is_light() {
-            light_playout(&mut self.board, self.to_move, &self.cfg, rng)
+            self.light.set_from(&self.board);
+            light_playout(&mut self.light, self.to_move, &self.cfg, rng)
         } else {
             let last = self.log.last();
             heavy_playout(

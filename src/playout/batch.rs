@@ -4,10 +4,10 @@
 //! run with the same seed, size, thread count and playout count is reproducible to the bit; the
 //! [`BenchStats::signature`] (a hash of every outcome) proves it.
 
-use crate::board::{Board, Color};
+use crate::board::{Board, Color, LightBoard};
 use crate::cpu::{Cpu, Task};
-use crate::playout::{heavy_playout, light_playout, HeavyPlayout, PlayoutConfig};
-use crate::playout::{MoveLog, Outcome, Policy, PolicyTables};
+use crate::playout::{heavy_playout, playout_score, HeavyPlayout, PlayoutConfig};
+use crate::playout::{MoveLog, Policy, PolicyTables, Score};
 use crate::rng::{splitmix64, thread_seed};
 use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
@@ -224,9 +224,13 @@ impl<const N: usize, const W: usize> Task for LightWorker<'_, N, W> {
             komi: self.job.komi,
             ..PlayoutConfig::standard(N)
         };
-        run_playouts::<N, W>(self.job, self.progress, self.stop, |board, rng| {
-            light_playout(board, Color::Black, &cfg, rng)
-        })
+        run_playouts(
+            self.job,
+            self.progress,
+            self.stop,
+            LightBoard::<N, W>::new(),
+            |board, rng| playout_score(board, Color::Black, &cfg, rng),
+        )
     }
 }
 
@@ -242,9 +246,9 @@ fn heavy_worker<const N: usize, const W: usize>(
         ..PlayoutConfig::standard(N)
     };
     let mut log = MoveLog::new(cfg.max_moves as usize + 1);
-    run_playouts::<N, W>(job, progress, stop, |board, rng| {
+    run_playouts(job, progress, stop, Board::<N, W>::new(), |board, rng| {
         log.reset(Color::Black, None);
-        heavy_playout(
+        let o = heavy_playout(
             board,
             Color::Black,
             None,
@@ -255,22 +259,27 @@ fn heavy_worker<const N: usize, const W: usize>(
             },
             &mut log,
             rng,
-        )
+        );
+        Score {
+            score: o.score,
+            moves: o.moves,
+            capped: o.capped,
+        }
     })
 }
 
 /// The bench loop of one thread: `playout` from the empty board, again and again, in chunks
 /// between looks at the clock and the progress counter, gathering statistics and signature.
 #[inline(always)]
-fn run_playouts<const N: usize, const W: usize>(
+fn run_playouts<B: BenchBoard>(
     job: &Job,
     progress: &Progress,
     stop: &AtomicBool,
-    mut playout: impl FnMut(&mut Board<N, W>, &mut Pcg32) -> Outcome<W>,
+    mut board: B,
+    mut playout: impl FnMut(&mut B, &mut Pcg32) -> Score,
 ) -> BenchStats {
     let cpu0 = thread_cpu_time();
     let mut rng = Pcg32::seed_from_u64(job.seed);
-    let mut board = Board::<N, W>::new();
     let mut st = BenchStats::default();
     let mut sig = 0u64;
     loop {
@@ -286,7 +295,7 @@ fn run_playouts<const N: usize, const W: usize>(
             board.clear();
             let out = playout(&mut board, &mut rng);
             st.moves += u64::from(out.moves);
-            st.black_wins += u64::from(out.winner == Color::Black);
+            st.black_wins += u64::from(out.winner() == Color::Black);
             st.score_sum += f64::from(out.score);
             st.capped += u64::from(out.capped);
             sig = splitmix64(
@@ -299,6 +308,33 @@ fn run_playouts<const N: usize, const W: usize>(
     st.signature = sig;
     st.cpu = thread_cpu_time().saturating_sub(cpu0);
     st
+}
+
+/// What the bench loop needs of a board: emptying it, and the hash of the final position that
+/// goes into the signature (the same on both boards for the same position).
+trait BenchBoard {
+    fn clear(&mut self);
+    fn hash(&self) -> u64;
+}
+
+impl<const N: usize, const W: usize> BenchBoard for Board<N, W> {
+    #[inline(always)]
+    fn clear(&mut self) {
+        Board::clear(self);
+    }
+    fn hash(&self) -> u64 {
+        Board::hash(self)
+    }
+}
+
+impl<const N: usize, const W: usize> BenchBoard for LightBoard<N, W> {
+    #[inline(always)]
+    fn clear(&mut self) {
+        LightBoard::clear(self);
+    }
+    fn hash(&self) -> u64 {
+        LightBoard::hash(self)
+    }
 }
 
 /// CPU time consumed by the calling thread so far (zero where unknown).

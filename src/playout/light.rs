@@ -1,6 +1,9 @@
-//! The reference light playout (KERNEL.md section 1).
+//! The light playout: uniformly random among legal moves that do not fill one's own eye
+//! shape, simple ko, a pass only when no such move is left, area scoring. Played on the
+//! [`LightBoard`] kernel, one game at a time.
 
-use crate::board::{Bitboard, Board, ByColor, Color, Point};
+use crate::board::light::layout::Layout;
+use crate::board::{Bitboard, ByColor, Color, LightBoard, Point};
 use rand_core::RngCore;
 
 /// Rules of a playout that are not the board's.
@@ -28,7 +31,7 @@ impl PlayoutConfig {
     }
 }
 
-/// The result of one playout.
+/// The result of one playout, with what the search learns from it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Outcome<const W: usize> {
     /// Who won under area scoring with komi (a tie, possible with integer komi, goes to White).
@@ -46,134 +49,149 @@ pub struct Outcome<const W: usize> {
     pub owner: ByColor<Bitboard<W>>,
 }
 
-/// A uniformly random candidate for `c` (see `Board::is_candidate`), or `None` if there is none.
+/// The result of one playout as the bench needs it: no records, no area masks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Score {
+    /// Black's area minus White's area minus komi.
+    pub score: f32,
+    /// Plies played, passes included.
+    pub moves: u32,
+    /// Whether the game hit `max_moves` instead of ending with two passes.
+    pub capped: bool,
+}
+
+impl Score {
+    /// Who won (a tie goes to White).
+    #[must_use]
+    #[inline(always)]
+    pub fn winner(&self) -> Color {
+        if self.score > 0.0 {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+}
+
+/// A uniformly random candidate cell for `c` (see [`LightBoard::is_candidate`]), or `None`.
 ///
 /// Draws uniformly from the empty-point list and moves each draw that is not a candidate past
-/// the end of the range drawn from, which is uniform over candidates without building the
-/// candidate mask. Reorders the list (not the set) of `board`'s empty points.
+/// the end of the range drawn from: uniform over candidates without building the candidate
+/// set. Reorders the list (not the set) of empty points exactly as the exact board's draw
+/// does, so both boards play the same game from the same generator.
 #[inline(always)]
-pub fn random_candidate<const N: usize, const W: usize, R: RngCore>(
-    board: &mut Board<N, W>,
+fn draw_cell<const N: usize, const W: usize, R: RngCore>(
+    board: &mut LightBoard<N, W>,
     c: Color,
     rng: &mut R,
-) -> Option<Point> {
+) -> Option<usize> {
     let mut n = board.empty_count();
     while n > 0 {
         let k = ((u64::from(rng.next_u32()) * u64::from(n)) >> 32) as u32;
-        let p = board.empty_at(k);
-        if board.is_candidate(c, p) {
-            return Some(p);
+        // SAFETY: `k < n <= empty_count`, and list entries are empty on-board cells.
+        let m = unsafe { board.empty_cell_unchecked(k) };
+        // SAFETY: `m` is an empty on-board cell.
+        if unsafe { board.is_candidate_cell(c, m) } {
+            return Some(m);
         }
         n -= 1;
-        board.swap_empties(k, n);
+        // SAFETY: `k <= n < empty_count`.
+        unsafe { board.swap_empties_unchecked(k, n) };
     }
     None
 }
 
-/// The state of a light playout besides its board: whose turn, plies so far, passes in a row,
-/// and the first-play record. Advanced one ply at a time by [`PlayoutState::ply`], so that
-/// several playouts can be interleaved in one thread (see `crate::playout::batch`).
-#[derive(Clone, Copy, Debug)]
-pub struct PlayoutState<const W: usize> {
-    to_move: Color,
-    moves: u32,
-    passes: u32,
-    seen: Bitboard<W>,
-    first_play: ByColor<Bitboard<W>>,
+/// The light playout's next move for `c`: a uniformly random candidate, or `None` (a pass).
+/// Reorders `board`'s empty-point list.
+pub fn random_move<const N: usize, const W: usize, R: RngCore>(
+    board: &mut LightBoard<N, W>,
+    c: Color,
+    rng: &mut R,
+) -> Option<Point> {
+    draw_cell(board, c, rng).map(LightBoard::<N, W>::point_of)
 }
 
-impl<const W: usize> PlayoutState<W> {
-    /// A playout about to start with `to_move` to play.
-    #[must_use]
-    #[inline(always)]
-    pub fn new(to_move: Color) -> Self {
-        Self {
-            to_move,
-            moves: 0,
-            passes: 0,
-            seen: Bitboard::EMPTY,
-            first_play: ByColor([Bitboard::EMPTY; 2]),
-        }
-    }
-
-    /// Plays one ply (a random candidate, or a pass when none is left) on `board`, which must
-    /// be the position this playout left. Returns whether the playout is over: two passes in a
-    /// row, or `cfg.max_moves` plies.
-    #[inline(always)]
-    pub fn ply<const N: usize, R: RngCore>(
-        &mut self,
-        board: &mut Board<N, W>,
-        cfg: &PlayoutConfig,
-        rng: &mut R,
-    ) -> bool {
-        self.moves += 1;
-        match random_candidate(board, self.to_move, rng) {
-            Some(p) => {
-                board.play_unchecked(self.to_move, p);
-                self.passes = 0;
-                let i = p.index();
-                let bit = 1u64 << (i & 63);
-                self.first_play[self.to_move].0[i >> 6] |= bit & !self.seen.0[i >> 6];
-                self.seen.0[i >> 6] |= bit;
+/// Plays the light playout from `board` with `to_move` to play, to two passes or the cap,
+/// calling `on_play(colour, cell, ply)` after each stone. Returns (plies, whether capped).
+#[inline(always)]
+fn play_out<const N: usize, const W: usize, R: RngCore>(
+    board: &mut LightBoard<N, W>,
+    to_move: Color,
+    cfg: &PlayoutConfig,
+    rng: &mut R,
+    mut on_play: impl FnMut(Color, usize, u32),
+) -> (u32, bool) {
+    let mut c = to_move;
+    let mut moves = 0;
+    let mut passes = 0;
+    while passes < 2 && moves < cfg.max_moves {
+        match draw_cell(board, c, rng) {
+            Some(m) => {
+                // SAFETY: `draw_cell` returns empty cells where `c` may legally play.
+                unsafe { board.play_unchecked(c, m) };
+                on_play(c, m, moves);
+                passes = 0;
             }
             None => {
                 board.pass();
-                self.passes += 1;
+                passes += 1;
             }
         }
-        self.to_move = !self.to_move;
-        self.passes == 2 || self.moves >= cfg.max_moves
+        moves += 1;
+        c = !c;
     }
+    (moves, passes < 2)
+}
 
-    /// The result, scored on `board` (the final position of this playout).
-    #[must_use]
-    pub fn outcome<const N: usize>(&self, board: &Board<N, W>, cfg: &PlayoutConfig) -> Outcome<W> {
-        let owner = ByColor([board.area(Color::Black), board.area(Color::White)]);
-        let score =
-            owner[Color::Black].count() as f32 - owner[Color::White].count() as f32 - cfg.komi;
-        Outcome {
-            winner: if score > 0.0 {
-                Color::Black
-            } else {
-                Color::White
-            },
-            score,
-            moves: self.moves,
-            capped: self.passes < 2,
-            first_play: self.first_play,
-            owner,
-        }
+/// The bench's playout: plays from `board` (left in the final position) and scores it.
+#[inline(always)]
+pub fn playout_score<const N: usize, const W: usize, R: RngCore>(
+    board: &mut LightBoard<N, W>,
+    to_move: Color,
+    cfg: &PlayoutConfig,
+    rng: &mut R,
+) -> Score {
+    let (moves, capped) = play_out(board, to_move, cfg, rng, |_, _, _| {});
+    Score {
+        score: board.area_score() as f32 - cfg.komi,
+        moves,
+        capped,
     }
 }
 
-/// Plays the light playout from `board` with `to_move` to play, to two passes or the cap.
-/// `board` is left in the final position.
+/// The search's playout: [`playout_score`]'s game, with the first-play record of its first
+/// `cfg.amaf_plies` plies and each colour's area at the end.
 #[inline(always)]
 pub fn light_playout<const N: usize, const W: usize, R: RngCore>(
-    board: &mut Board<N, W>,
+    board: &mut LightBoard<N, W>,
     to_move: Color,
     cfg: &PlayoutConfig,
     rng: &mut R,
 ) -> Outcome<W> {
-    let mut st = PlayoutState::new(to_move);
-    if cfg.max_moves == 0 {
-        return st.outcome(board, cfg);
-    }
-    if cfg.amaf_plies >= cfg.max_moves {
-        while !st.ply(board, cfg, rng) {}
-        return st.outcome(board, cfg);
-    }
-    // Record the first `amaf_plies` plies, then play the rest on the same generator stream,
-    // so the game is the one an unlimited record would have played.
-    for _ in 0..cfg.amaf_plies {
-        if st.ply(board, cfg, rng) {
-            return st.outcome(board, cfg);
+    let mut seen = Bitboard::<W>::EMPTY;
+    let mut first_play = ByColor([Bitboard::<W>::EMPTY; 2]);
+    let (moves, capped) = play_out(board, to_move, cfg, rng, |c, m, ply| {
+        if ply < cfg.amaf_plies {
+            let i = m - Layout::<N, W>::OFFSET;
+            let bit = 1u64 << (i % 64);
+            let word = i / 64 % W;
+            first_play[c].0[word] |= bit & !seen.0[word];
+            seen.0[word] |= bit;
         }
-    }
-    let recorded = st.first_play;
-    while !st.ply(board, cfg, rng) {}
+    });
+    let owner = board.areas();
+    let score = owner[Color::Black].count() as f32 - owner[Color::White].count() as f32 - cfg.komi;
     Outcome {
-        first_play: recorded,
-        ..st.outcome(board, cfg)
+        winner: Score {
+            score,
+            moves,
+            capped,
+        }
+        .winner(),
+        score,
+        moves,
+        capped,
+        first_play,
+        owner,
     }
 }

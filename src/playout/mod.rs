@@ -12,4 +12,4 @@ pub mod light;
 pub mod patterns;
 
 pub use heavy::{heavy_playout, EyeRule, HeavyPlayout, Lgr, MoveLog, Policy, PolicyTables};
-pub use light::{light_playout, Outcome, PlayoutConfig, PlayoutState};
+pub use light::{light_playout, playout_score, random_move, Outcome, PlayoutConfig, Score};

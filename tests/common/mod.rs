@@ -6,7 +6,7 @@
 pub mod reference;
 
 use reference::{RefBoard, RefIllegal, Xy};
-use tengen::board::{Bitboard, Board, Color, IllegalMove, Move, Point};
+use tengen::board::{Bitboard, Board, Color, IllegalMove, LightBoard, Move, Point};
 
 /// The kernel point of `(x, y)`.
 pub fn pt<const N: usize, const W: usize>(p: Xy) -> Point {
@@ -222,6 +222,58 @@ pub fn assert_same<const N: usize, const W: usize>(k: &Board<N, W>, r: &RefBoard
             "ko",
             format!("kernel {kernel_ko:?}, reference {:?}", r.ko()),
         );
+    }
+}
+
+/// Panics with a picture of both boards unless the light kernel `k` and the reference `r`
+/// agree on stones, legality (ko and suicide), candidates (eye shapes), area, hash and ko.
+#[allow(dead_code)]
+pub fn assert_same_light<const N: usize, const W: usize>(
+    k: &LightBoard<N, W>,
+    r: &RefBoard,
+    ctx: &str,
+) {
+    let fail = |what: &str, detail: String| -> ! {
+        panic!(
+            "{ctx}: light kernel and reference disagree on {what}\n{detail}\nreference:\n{}\nkernel:\n{k}",
+            r.picture()
+        )
+    };
+    if let Err(e) = k.verify() {
+        fail("verify()", e);
+    }
+    for c in Color::ALL {
+        let want = mask::<N, W>(&r.stones_of(c));
+        if k.stones(c) != want {
+            fail(&format!("{c} stones"), draw::<N, W>(k.stones(c)));
+        }
+        if k.areas()[c] != mask::<N, W>(&r.area(c)) {
+            fail(&format!("{c} area"), draw::<N, W>(k.areas()[c]));
+        }
+        for p in r.all_points() {
+            let kp = pt::<N, W>(p);
+            if k.color_at(kp) != r.get(p) {
+                fail("color_at", format!("{p:?}"));
+            }
+            let want = r.check(c, p).map_err(kernel_error);
+            let got = k.check(c, Move::Play(kp));
+            if got != want {
+                fail("check", format!("{c} at {p:?}: kernel {got:?}, reference {want:?}"));
+            }
+            if k.is_candidate(c, kp) != (r.get(p).is_none() && r.is_candidate(c, p)) {
+                fail("is_candidate", format!("{c} at {p:?}"));
+            }
+        }
+    }
+    if k.hash() != r.zobrist::<N, W>() {
+        fail("hash", format!("kernel {:#x}", k.hash()));
+    }
+    if k.area_score() != r.area_score() {
+        fail("area_score", format!("kernel {}, reference {}", k.area_score(), r.area_score()));
+    }
+    let kernel_ko = k.ko().map(|(p, c)| (Board::<N, W>::coords(p), c));
+    if kernel_ko != r.ko() {
+        fail("ko", format!("kernel {kernel_ko:?}, reference {:?}", r.ko()));
     }
 }
 

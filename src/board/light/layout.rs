@@ -1,0 +1,187 @@
+//! The mailbox layout of [`LightBoard`](super::LightBoard): one cell per bit index of the
+//! board's bitboard layout, shifted so that every neighbour and diagonal of an on-board point
+//! has a cell.
+//!
+//! Cell `m = i + N + 2` holds bit index `i` (see `Geometry`): row stride `S = N + 1`, north
+//! `+S`, south `-S`, east `+1`, west `-1`. The guard column and the rows below and above the
+//! board are off-board cells. Each cell is one packed `u32` word:
+//!
+//! | byte | meaning |
+//! |---|---|
+//! | 0 | orthogonal neighbours that are Black stones or off the board |
+//! | 1 | orthogonal neighbours that are White stones or off the board |
+//! | 2 | orthogonal neighbours that are empty |
+//! | 3 | the cell itself: [`EMPTY`], [`BLACK`], [`WHITE`] or [`OFF`] |
+//!
+//! so "has an empty neighbour" is one byte test, "every neighbour is mine or off" (an eye
+//! shape) is one byte compare, and placing or removing a stone adds one constant word to each
+//! of its four neighbours.
+
+use crate::board::geometry::Geometry;
+use crate::board::Color;
+
+/// Cells of every layout (enough for 19x19 with its border); arrays are this long so that a
+/// cell index masked with `CELLS - 1` is always in bounds.
+pub const CELLS: usize = 512;
+
+/// Content byte (byte 3) of an empty cell.
+pub const EMPTY: u32 = 0;
+/// Content byte of a Black stone (`Color::Black.index() + 1`).
+pub const BLACK: u32 = 1;
+/// Content byte of a White stone.
+pub const WHITE: u32 = 2;
+/// Content byte of a cell off the board.
+pub const OFF: u32 = 3;
+
+/// Shift of the content byte in a cell word.
+pub const CONTENT_SHIFT: u32 = 24;
+/// Shift of the empty-neighbour count in a cell word.
+pub const EMPTY_SHIFT: u32 = 16;
+
+/// The content byte of a stone of colour `c`.
+#[must_use]
+#[inline(always)]
+pub const fn stone(c: Color) -> u32 {
+    c.index() as u32 + 1
+}
+
+/// The word added to each neighbour of a cell where a stone of `c` is placed: one more
+/// `c`-or-off neighbour, one fewer empty one. Removing the stone subtracts it.
+#[must_use]
+#[inline(always)]
+pub const fn neighbour_delta(c: Color) -> u32 {
+    (1u32 << (8 * c.index())).wrapping_sub(1 << EMPTY_SHIFT)
+}
+
+/// Compile-time facts of the layout of an `N x N` board.
+pub struct Layout<const N: usize, const W: usize>;
+
+impl<const N: usize, const W: usize> Layout<N, W> {
+    /// Row stride.
+    pub const S: usize = N + 1;
+    /// Cell of bit index 0.
+    pub const OFFSET: usize = N + 2;
+    /// Cells in use: every on-board cell and each of its neighbours and diagonals is below.
+    pub const LEN: usize = N * N + 3 * N + 3;
+
+    /// Cell of the point `(x, y)`.
+    #[must_use]
+    pub const fn cell(x: usize, y: usize) -> usize {
+        Geometry::<N, W>::index(x, y) + Self::OFFSET
+    }
+
+    /// Whether cell `m` holds a point of the board.
+    #[must_use]
+    pub const fn on_board(m: usize) -> bool {
+        if m < Self::OFFSET {
+            return false;
+        }
+        let i = m - Self::OFFSET;
+        i % Self::S < N && i / Self::S < N
+    }
+
+    /// The four orthogonal neighbours of cell `m` (south, west, east, north), `m >= S`.
+    #[must_use]
+    #[inline(always)]
+    pub const fn around(m: usize) -> [usize; 4] {
+        [m - Self::S, m - 1, m + 1, m + Self::S]
+    }
+
+    /// The four diagonal neighbours of cell `m` (south-west, south-east, north-west,
+    /// north-east), `m > S`.
+    #[must_use]
+    #[inline(always)]
+    pub const fn diagonals(m: usize) -> [usize; 4] {
+        [m - Self::S - 1, m - Self::S + 1, m + Self::S - 1, m + Self::S + 1]
+    }
+
+    /// The cell words of the empty board.
+    pub const EMPTY_WORDS: [u32; CELLS] = {
+        let mut w = [(OFF << CONTENT_SHIFT) | (8 << EMPTY_SHIFT); CELLS];
+        let mut m = 0;
+        while m < Self::LEN {
+            if Self::on_board(m) {
+                let around = Self::around(m);
+                let mut k = 0;
+                let mut word = EMPTY << CONTENT_SHIFT;
+                while k < 4 {
+                    if Self::on_board(around[k]) {
+                        word += 1 << EMPTY_SHIFT;
+                    } else {
+                        word += 0x0101;
+                    }
+                    k += 1;
+                }
+                w[m] = word;
+            }
+            m += 1;
+        }
+        w
+    };
+
+    /// `0, 1, 2, ...`: every cell its own chain and its own ring of stones.
+    pub const IDENTITY: [u16; CELLS] = {
+        let mut t = [0u16; CELLS];
+        let mut m = 0;
+        while m < CELLS {
+            t[m] = m as u16;
+            m += 1;
+        }
+        t
+    };
+
+    /// The empty-point list of the empty board (cells in increasing order, as the exact
+    /// board lists bit indices) and each cell's position in it.
+    pub const EMPTY_LIST: ([u16; CELLS], [u16; CELLS]) = {
+        let mut list = [0u16; CELLS];
+        let mut pos = [0u16; CELLS];
+        let mut k = 0;
+        let mut m = 0;
+        while m < Self::LEN {
+            if Self::on_board(m) {
+                list[k] = m as u16;
+                pos[m] = k as u16;
+                k += 1;
+            }
+            m += 1;
+        }
+        (list, pos)
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check<const N: usize, const W: usize>() {
+        type L<const N: usize, const W: usize> = Layout<N, W>;
+        let on = (0..CELLS).filter(|&m| L::<N, W>::on_board(m)).count();
+        assert_eq!(on, N * N);
+        for y in 0..N {
+            for x in 0..N {
+                let m = L::<N, W>::cell(x, y);
+                assert!(m < L::<N, W>::LEN);
+                for d in L::<N, W>::diagonals(m).into_iter().chain(L::<N, W>::around(m)) {
+                    assert!(d < L::<N, W>::LEN, "{N}: {x},{y} -> {d}");
+                }
+                let w = L::<N, W>::EMPTY_WORDS[m];
+                let edges = usize::from(x == 0) + usize::from(y == 0);
+                let edges = edges + usize::from(x == N - 1) + usize::from(y == N - 1);
+                assert_eq!(w & 0xff, edges as u32);
+                assert_eq!((w >> 8) & 0xff, edges as u32);
+                assert_eq!((w >> EMPTY_SHIFT) & 0xff, 4 - edges as u32);
+            }
+        }
+        assert_eq!(L::<N, W>::EMPTY_LIST.0[N * N - 1] as usize, L::<N, W>::cell(N - 1, N - 1));
+    }
+
+    #[test]
+    fn every_size_fits() {
+        check::<2, 1>();
+        check::<5, 1>();
+        check::<9, 2>();
+        check::<13, 3>();
+        check::<19, 6>();
+        assert!(Layout::<19, 6>::LEN <= CELLS);
+    }
+}

@@ -1,0 +1,411 @@
+//! `LightBoard<N, W>`: the light-playout kernel's board. Pseudo-liberties, packed neighbour
+//! counts and chains as rings of cells: what a uniformly random playout needs and nothing more.
+//!
+//! The exact board ([`Board`]) keeps each chain's liberties as a bitboard, which the heavy
+//! playout policies read; a light playout only ever asks "is this chain captured" and "would
+//! this move be suicide", and both have cheap answers with pseudo-liberties (the number of
+//! stone/empty-neighbour pairs of a chain, counted with repetition):
+//! - a chain with no pseudo-liberty has no liberty (captured);
+//! - a chain whose pseudo-liberties all touch the point `p` (as many as the sides of `p` it
+//!   occupies) has `p` as its only liberty.
+//!
+//! Each cell's packed word (see [`layout`]) counts its neighbours by kind, so the common
+//! candidate test ("has an empty neighbour") is one load and one byte test, and placing a
+//! stone is four adds with no branch on what the neighbours are. Chains are circular lists of
+//! cells (`next`) under an id (`chain`, one of the chain's cells); merging relabels the
+//! smaller chain. Captured stones are listed back in increasing point order, so the empty-point
+//! list (and with it every random game) evolves exactly as on [`Board`]: the same seed plays
+//! the same game on both.
+
+pub mod layout;
+mod legal;
+mod play;
+#[cfg(any(feature = "verify", debug_assertions, test))]
+mod verify;
+
+use self::layout::{stone, Layout, CELLS, CONTENT_SHIFT, EMPTY_SHIFT};
+use crate::board::geometry::Geometry;
+use crate::board::{Bitboard, Board, ByColor, Color, IllegalMove, Move, Point};
+use std::fmt;
+
+/// Marker for "no ko" (cell 0 is never on the board).
+const NO_KO: u16 = 0;
+
+/// The light playout's board of side `N` (`W` is the word count of the board's bitboards,
+/// `words_for(N)`, used where this board hands out [`Bitboard`]s).
+#[derive(Clone)]
+pub struct LightBoard<const N: usize, const W: usize> {
+    /// Packed neighbour counts and content of every cell (see [`layout`]).
+    word: [u32; CELLS],
+    /// Chain id of each stone (a cell of its chain); an empty or off-board cell is its own id.
+    chain: [u16; CELLS],
+    /// The next stone of the same chain, around a ring; an empty cell points to itself.
+    next: [u16; CELLS],
+    /// Pseudo-liberties of the chain with this id (stale under any other cell).
+    libs: [u16; CELLS],
+    /// Stones of the chain with this id (stale under any other cell).
+    size: [u16; CELLS],
+    /// The empty cells, in the first `empty_count` entries, in the order [`Board`] keeps its
+    /// empty points; `pos[m]` is the place of empty cell `m` in it.
+    list: [u16; CELLS],
+    pos: [u16; CELLS],
+    empty_count: u32,
+    /// Stones of each colour on the board.
+    stones: [u32; 2],
+    /// The cell that `ko_color` may not play now (simple ko), or `NO_KO`.
+    ko: u16,
+    ko_color: Color,
+}
+
+impl<const N: usize, const W: usize> Default for LightBoard<N, W> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize, const W: usize> LightBoard<N, W> {
+    /// The empty board.
+    #[must_use]
+    pub fn new() -> Self {
+        #[allow(clippy::let_unit_value)]
+        let () = Geometry::<N, W>::VALID;
+        Self {
+            word: Layout::<N, W>::EMPTY_WORDS,
+            chain: Layout::<N, W>::IDENTITY,
+            next: Layout::<N, W>::IDENTITY,
+            libs: [0; CELLS],
+            size: [0; CELLS],
+            list: Layout::<N, W>::EMPTY_LIST.0,
+            pos: Layout::<N, W>::EMPTY_LIST.1,
+            empty_count: (N * N) as u32,
+            stones: [0; 2],
+            ko: NO_KO,
+            ko_color: Color::Black,
+        }
+    }
+
+    /// Empties the board, touching only the cells this size uses.
+    #[inline]
+    pub fn clear(&mut self) {
+        let len = Layout::<N, W>::LEN;
+        self.word[..len].copy_from_slice(&Layout::<N, W>::EMPTY_WORDS[..len]);
+        self.chain[..len].copy_from_slice(&Layout::<N, W>::IDENTITY[..len]);
+        self.next[..len].copy_from_slice(&Layout::<N, W>::IDENTITY[..len]);
+        self.list[..N * N].copy_from_slice(&Layout::<N, W>::EMPTY_LIST.0[..N * N]);
+        self.pos[..len].copy_from_slice(&Layout::<N, W>::EMPTY_LIST.1[..len]);
+        self.empty_count = (N * N) as u32;
+        self.stones = [0; 2];
+        self.ko = NO_KO;
+    }
+
+    /// A light board holding `board`'s position (stones, ko, and the order of its empty-point
+    /// list, so that a playout from here plays the game it would play on `board`).
+    #[must_use]
+    pub fn from_board(board: &Board<N, W>) -> Self {
+        let mut b = Self::new();
+        b.set_from(board);
+        b
+    }
+
+    /// Makes this board hold `board`'s position (see [`Self::from_board`]).
+    pub fn set_from(&mut self, board: &Board<N, W>) {
+        self.clear();
+        for c in [Color::Black, Color::White] {
+            for i in board.stones(c) {
+                let m = i + Layout::<N, W>::OFFSET;
+                self.put_stone(c, m);
+            }
+        }
+        // Chains: the exact board's root of each stone is a cell of the chain.
+        for m in 0..Layout::<N, W>::LEN {
+            if self.is_stone_cell(m) {
+                self.libs[m] = 0;
+                self.size[m] = 0;
+            }
+        }
+        for m in 0..Layout::<N, W>::LEN {
+            if self.is_stone_cell(m) {
+                let root = board.root_at(m - Layout::<N, W>::OFFSET) + Layout::<N, W>::OFFSET;
+                self.chain[m] = root as u16;
+                if root != m {
+                    self.next[m] = self.next[root];
+                    self.next[root] = m as u16;
+                }
+                self.libs[root] += ((self.word[m] >> EMPTY_SHIFT) & 0xff) as u16;
+                self.size[root] += 1;
+            }
+        }
+        self.empty_count = board.empty_count();
+        for k in 0..board.empty_count() {
+            let m = board.empty_at(k).index() + Layout::<N, W>::OFFSET;
+            self.list[k as usize] = m as u16;
+            self.pos[m] = k as u16;
+        }
+        match board.ko() {
+            Some((p, c)) => {
+                self.ko = (p.index() + Layout::<N, W>::OFFSET) as u16;
+                self.ko_color = c;
+            }
+            None => self.ko = NO_KO,
+        }
+        #[cfg(any(feature = "verify", debug_assertions))]
+        if let Err(e) = self.verify() {
+            panic!("light board inconsistent after set_from: {e}\n{self:?}");
+        }
+    }
+
+    /// Puts a stone of `c` on the empty cell `m` with no chain bookkeeping (setup only).
+    fn put_stone(&mut self, c: Color, m: usize) {
+        let d = layout::neighbour_delta(c);
+        for n in Layout::<N, W>::around(m) {
+            self.word[n] = self.word[n].wrapping_add(d);
+        }
+        self.word[m] = (self.word[m] & 0x00ff_ffff) | (stone(c) << CONTENT_SHIFT);
+        self.stones[c.index()] += 1;
+    }
+
+    fn is_stone_cell(&self, m: usize) -> bool {
+        matches!(self.content(m), layout::BLACK | layout::WHITE)
+    }
+
+    /// The content byte of cell `m` (`m < CELLS`).
+    #[inline(always)]
+    fn content(&self, m: usize) -> u32 {
+        self.word[m & (CELLS - 1)] >> CONTENT_SHIFT
+    }
+
+    /// The cell of point `p`, or `None` if `p` is not on this board.
+    #[must_use]
+    #[inline]
+    pub fn cell_of(p: Point) -> Option<usize> {
+        let m = p.index().checked_add(Layout::<N, W>::OFFSET)?;
+        (m < CELLS && Layout::<N, W>::on_board(m)).then_some(m)
+    }
+
+    /// The point of the on-board cell `m`.
+    #[must_use]
+    #[inline(always)]
+    pub fn point_of(m: usize) -> Point {
+        debug_assert!(Layout::<N, W>::on_board(m));
+        Point::from_index(m - Layout::<N, W>::OFFSET)
+    }
+
+    /// Number of empty points.
+    #[must_use]
+    #[inline(always)]
+    pub fn empty_count(&self) -> u32 {
+        self.empty_count
+    }
+
+    /// Number of stones of colour `c` on the board.
+    #[must_use]
+    #[inline(always)]
+    pub fn stone_count(&self, c: Color) -> u32 {
+        self.stones[c.index()]
+    }
+
+    /// The colour of the stone on `p`, if any (`None` also off the board).
+    #[must_use]
+    pub fn color_at(&self, p: Point) -> Option<Color> {
+        match self.content(Self::cell_of(p)?) {
+            layout::BLACK => Some(Color::Black),
+            layout::WHITE => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    /// The simple-ko point and the colour that may not play there now, if any.
+    #[must_use]
+    pub fn ko(&self) -> Option<(Point, Color)> {
+        (self.ko != NO_KO).then(|| (Self::point_of(usize::from(self.ko)), self.ko_color))
+    }
+
+    /// The stones of colour `c` as a bitboard of the exact board's layout.
+    #[must_use]
+    pub fn stones(&self, c: Color) -> Bitboard<W> {
+        self.content_mask(stone(c))
+    }
+
+    /// The points whose content byte is `v`.
+    fn content_mask(&self, v: u32) -> Bitboard<W> {
+        let mut b = Bitboard::EMPTY;
+        for y in 0..N {
+            for x in 0..N {
+                let m = Layout::<N, W>::cell(x, y);
+                if self.content(m) == v {
+                    b.insert(m - Layout::<N, W>::OFFSET);
+                }
+            }
+        }
+        b
+    }
+
+    /// Each colour's area: its stones and the empty points all of whose neighbours are its
+    /// stones (the light playout's end-of-game count, where every empty point left is an eye).
+    #[must_use]
+    pub fn areas(&self) -> ByColor<Bitboard<W>> {
+        let mut out = ByColor([Bitboard::EMPTY; 2]);
+        for y in 0..N {
+            for x in 0..N {
+                let m = Layout::<N, W>::cell(x, y);
+                let w = self.word[m];
+                let i = m - Layout::<N, W>::OFFSET;
+                match w >> CONTENT_SHIFT {
+                    layout::BLACK => out[Color::Black].insert(i),
+                    layout::WHITE => out[Color::White].insert(i),
+                    _ if w & 0xff == 4 => out[Color::Black].insert(i),
+                    _ if (w >> 8) & 0xff == 4 => out[Color::White].insert(i),
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
+    /// Black's area minus White's (see [`Self::areas`]), before komi.
+    #[must_use]
+    #[inline]
+    pub fn area_score(&self) -> i32 {
+        let mut score = self.stones[0] as i32 - self.stones[1] as i32;
+        for &m in &self.list[..self.empty_count as usize] {
+            let w = self.word[usize::from(m) & (CELLS - 1)];
+            score += i32::from(w & 0xff == 4) - i32::from((w >> 8) & 0xff == 4);
+        }
+        score
+    }
+
+    /// Zobrist hash of the stones: the same as [`Board::hash`] of the same position.
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        let keys = &Geometry::<N, W>::ZOBRIST;
+        let mut h = 0;
+        for y in 0..N {
+            for x in 0..N {
+                let i = Geometry::<N, W>::index(x, y);
+                let v = self.content(i + Layout::<N, W>::OFFSET);
+                if v == layout::BLACK || v == layout::WHITE {
+                    h ^= keys[v as usize - 1][i / 64][i % 64];
+                }
+            }
+        }
+        h
+    }
+
+    /// Whether `c` may play on `p` in a light playout: empty, legal (not suicide, not the ko
+    /// recapture) and not an eye shape of `c` (see [`Board::is_candidate`]). `false` for an
+    /// occupied or off-board point.
+    #[must_use]
+    pub fn is_candidate(&self, c: Color, p: Point) -> bool {
+        match Self::cell_of(p) {
+            // SAFETY: `cell_of` returns only on-board cells, and `m` is empty.
+            Some(m) if self.content(m) == layout::EMPTY => unsafe { self.is_candidate_cell(c, m) },
+            _ => false,
+        }
+    }
+
+    /// Whether `c` may legally play `mv` here (simple ko, no suicide).
+    pub fn check(&self, c: Color, mv: Move) -> Result<(), IllegalMove> {
+        let Move::Play(p) = mv else { return Ok(()) };
+        let m = Self::cell_of(p).ok_or(IllegalMove::OffBoard)?;
+        if self.content(m) != layout::EMPTY {
+            return Err(IllegalMove::Occupied);
+        }
+        if self.ko == m as u16 && self.ko_color == c {
+            return Err(IllegalMove::Ko);
+        }
+        // SAFETY: `m` is an empty on-board cell.
+        if !unsafe { self.is_legal_cell(c, m) } {
+            return Err(IllegalMove::Suicide);
+        }
+        Ok(())
+    }
+
+    /// Plays `mv` for `c` if it is legal (simple ko, no suicide); otherwise changes nothing.
+    pub fn play(&mut self, c: Color, mv: Move) -> Result<(), IllegalMove> {
+        self.check(c, mv)?;
+        match mv {
+            Move::Pass => self.pass(),
+            Move::Play(p) => {
+                let m = Self::cell_of(p).ok_or(IllegalMove::OffBoard)?;
+                // SAFETY: `check` found `m` an empty on-board cell where `c`'s move is legal.
+                unsafe { self.play_unchecked(c, m) }
+            }
+        }
+        Ok(())
+    }
+
+    /// A pass: lifts the simple-ko ban.
+    #[inline(always)]
+    pub fn pass(&mut self) {
+        self.ko = NO_KO;
+    }
+
+    /// The `k`-th cell of the empty-point list.
+    ///
+    /// # Safety
+    /// `k < self.empty_count()`.
+    #[inline(always)]
+    pub(crate) unsafe fn empty_cell_unchecked(&self, k: u32) -> usize {
+        debug_assert!(k < self.empty_count);
+        // SAFETY: `k < empty_count <= N * N < CELLS` by the caller's contract.
+        usize::from(unsafe { *self.list.get_unchecked(k as usize) })
+    }
+
+    /// Swaps entries `a` and `b` of the empty-point list (the set stays the same: a draw
+    /// without replacement moves a rejected cell past the range it draws from).
+    ///
+    /// # Safety
+    /// `a` and `b` are below `self.empty_count()`.
+    #[inline(always)]
+    pub(crate) unsafe fn swap_empties_unchecked(&mut self, a: u32, b: u32) {
+        debug_assert!(a < self.empty_count && b < self.empty_count);
+        let (a, b) = (a as usize, b as usize);
+        // SAFETY: `a, b < empty_count < CELLS`, and list entries are cells (< CELLS).
+        unsafe {
+            let pa = *self.list.get_unchecked(a);
+            let pb = *self.list.get_unchecked(b);
+            *self.list.get_unchecked_mut(a) = pb;
+            *self.list.get_unchecked_mut(b) = pa;
+            *self.pos.get_unchecked_mut(usize::from(pb)) = a as u16;
+            *self.pos.get_unchecked_mut(usize::from(pa)) = b as u16;
+        }
+    }
+}
+
+/// Boards are equal when they hold the same stones and the same ko (the empty-point list's
+/// order and the chain ids are not part of the position).
+impl<const N: usize, const W: usize> PartialEq for LightBoard<N, W> {
+    fn eq(&self, other: &Self) -> bool {
+        (0..Layout::<N, W>::LEN).all(|m| self.content(m) == other.content(m))
+            && self.ko() == other.ko()
+    }
+}
+
+impl<const N: usize, const W: usize> fmt::Debug for LightBoard<N, W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// One row a line, top row first: `X` Black, `O` White, `*` the ko point, `.` empty.
+impl<const N: usize, const W: usize> fmt::Display for LightBoard<N, W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for y in (0..N).rev() {
+            for x in 0..N {
+                let m = Layout::<N, W>::cell(x, y);
+                let ch = match self.content(m) {
+                    layout::BLACK => 'X',
+                    layout::WHITE => 'O',
+                    _ if self.ko == m as u16 => '*',
+                    _ => '.',
+                };
+                write!(f, "{ch}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,233 @@
+//! Placing a stone on the light board: neighbour words, pseudo-liberties, joining, merging
+//! and capturing.
+//!
+//! The common move (no merge of two chains, no capture) runs without a data-dependent
+//! branch: the four neighbour words take one add each, the four neighbour chains lose one
+//! pseudo-liberty each (an empty or off-board neighbour is its own scratch chain, so it needs
+//! no test), and the stone joins the chain of its last own neighbour, picked with selects.
+
+use super::layout::{neighbour_delta, stone, Layout, CELLS, CONTENT_SHIFT, EMPTY_SHIFT};
+use super::{LightBoard, NO_KO};
+use crate::board::Color;
+
+/// `x` unchanged, through an empty `asm!` block the optimiser cannot see into.
+///
+/// Keeps LLVM from splitting a flag combined with `|` and `&` back into a chain of branches:
+/// each of those branches is taken at random in a random game and mispredicts, where the
+/// combined flag costs a few instructions and one mostly-predictable branch.
+#[inline(always)]
+pub(super) fn opaque(mut x: u32) -> u32 {
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    // SAFETY: an empty template that reads and writes `x`'s register only; no memory, stack
+    // or flags are touched.
+    unsafe {
+        std::arch::asm!("/* {0:e} */", inout(reg) x, options(nomem, nostack, preserves_flags));
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        x = std::hint::black_box(x);
+    }
+    x
+}
+
+/// `board.$arr[$i]` without a bounds check.
+macro_rules! at {
+    ($s:ident . $arr:ident [ $i:expr ]) => {
+        // SAFETY: every index used with `at!` is a cell (below `Layout::LEN <= CELLS`): an
+        // on-board cell or a neighbour of one, a chain id (a stone's cell), or an empty-list
+        // position below `empty_count <= N * N`.
+        *unsafe { $s.$arr.get_unchecked_mut(($i) as usize) }
+    };
+}
+
+/// `board.$arr[$i]` read without a bounds check (for `&self` methods).
+macro_rules! rd {
+    ($s:ident . $arr:ident [ $i:expr ]) => {
+        // SAFETY: as for `at!`: every index used is a cell of the layout, a chain id or an
+        // empty-list position, all below `CELLS`.
+        *unsafe { $s.$arr.get_unchecked(($i) as usize) }
+    };
+}
+pub(super) use rd;
+
+impl<const N: usize, const W: usize> LightBoard<N, W> {
+    /// Plays a stone of `c` on cell `m`.
+    ///
+    /// # Safety
+    /// `m` is an empty on-board cell and the move is legal for `c` (not suicide, not the ko
+    /// recapture): [`Self::check`] would accept it.
+    #[inline(always)]
+    pub(crate) unsafe fn play_unchecked(&mut self, c: Color, m: usize) {
+        debug_assert!(Layout::<N, W>::on_board(m) && m < CELLS);
+        debug_assert!(
+            self.check(c, crate::board::Move::Play(Self::point_of(m))).is_ok(),
+            "illegal {c} at cell {m}\n{self:?}"
+        );
+        let around = Layout::<N, W>::around(m);
+        let own = stone(c);
+        let delta = neighbour_delta(c);
+        let w = at!(self.word[m]);
+        for n in around {
+            at!(self.word[n]) = at!(self.word[n]).wrapping_add(delta);
+        }
+        at!(self.word[m]) = (w & 0x00ff_ffff) | (own << CONTENT_SHIFT);
+
+        // Out of the empty list: the last entry takes its place.
+        self.empty_count -= 1;
+        let k = at!(self.pos[m]);
+        let last = at!(self.list[self.empty_count]);
+        at!(self.list[k]) = last;
+        at!(self.pos[last]) = k;
+        self.stones[c.index()] += 1;
+
+        let content = around.map(|n| at!(self.word[n]) >> CONTENT_SHIFT);
+        let id = around.map(|n| at!(self.chain[n]));
+        for &r in &id {
+            at!(self.libs[r]) = at!(self.libs[r]).wrapping_sub(1);
+        }
+
+        // Join the chain of the last own neighbour (or start a chain of one); `more` says
+        // whether another own neighbour belongs to a different chain.
+        let mut root = m as u16;
+        for j in 0..4 {
+            root = if content[j] == own { id[j] } else { root };
+        }
+        let mut more = 0;
+        for j in 0..4 {
+            more |= u32::from(content[j] == own) & u32::from(id[j] != root);
+        }
+        at!(self.libs[m]) = 0;
+        at!(self.size[m]) = 0;
+        at!(self.chain[m]) = root;
+        let after = at!(self.next[root]);
+        at!(self.next[m]) = after;
+        at!(self.next[root]) = m as u16;
+        at!(self.libs[root]) += ((w >> EMPTY_SHIFT) & 0xff) as u16;
+        at!(self.size[root]) += 1;
+        if opaque(more) != 0 {
+            self.merge_around(m, own);
+        }
+
+        let enemy = own ^ 3;
+        let mut capture = 0;
+        for j in 0..4 {
+            capture |= u32::from(content[j] == enemy) & u32::from(at!(self.libs[id[j]]) == 0);
+        }
+        self.ko = NO_KO;
+        if opaque(capture) != 0 {
+            self.capture_around(c, m, root == m as u16);
+        }
+
+        #[cfg(any(feature = "verify", debug_assertions))]
+        if let Err(e) = self.verify() {
+            panic!("light board inconsistent after {c} at cell {m}: {e}\n{self:?}");
+        }
+    }
+
+    /// Merges every chain of colour `own` next to `m` into `m`'s chain.
+    #[cold]
+    #[inline(never)]
+    fn merge_around(&mut self, m: usize, own: u32) {
+        for n in Layout::<N, W>::around(m) {
+            if at!(self.word[n]) >> CONTENT_SHIFT == own {
+                let (a, b) = (at!(self.chain[m]), at!(self.chain[n]));
+                if a != b {
+                    self.merge(a, b);
+                }
+            }
+        }
+    }
+
+    /// Merges chains `a` and `b`: the smaller one's stones take the larger one's id.
+    #[inline(always)]
+    fn merge(&mut self, a: u16, b: u16) {
+        let (big, small) = if at!(self.size[a]) >= at!(self.size[b]) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut s = small;
+        loop {
+            at!(self.chain[s]) = big;
+            s = at!(self.next[s]);
+            if s == small {
+                break;
+            }
+        }
+        let (nb, ns) = (at!(self.next[big]), at!(self.next[small]));
+        at!(self.next[big]) = ns;
+        at!(self.next[small]) = nb;
+        at!(self.libs[big]) += at!(self.libs[small]);
+        at!(self.size[big]) += at!(self.size[small]);
+    }
+
+    /// Removes the enemy chains next to `m` left without pseudo-liberties (south, west,
+    /// east, north), and sets the ko when the move captured exactly one stone with a stone
+    /// that had no friendly neighbour and now has one liberty.
+    #[cold]
+    #[inline(never)]
+    fn capture_around(&mut self, c: Color, m: usize, alone: bool) {
+        let enemy = stone(!c);
+        let mut captured = 0;
+        let mut last = 0;
+        for n in Layout::<N, W>::around(m) {
+            if at!(self.word[n]) >> CONTENT_SHIFT == enemy {
+                let r = at!(self.chain[n]);
+                if at!(self.libs[r]) == 0 {
+                    captured += u32::from(at!(self.size[r]));
+                    last = n;
+                    self.remove_chain(r, !c);
+                }
+            }
+        }
+        if captured == 1 && alone && at!(self.libs[m]) == 1 {
+            self.ko = last as u16;
+            self.ko_color = !c;
+        }
+    }
+
+    /// Takes the chain `r` (colour `col`) off the board, its stones listed back as empty in
+    /// increasing point order (the order [`crate::board::Board`] lists them in).
+    #[inline(always)]
+    fn remove_chain(&mut self, r: u16, col: Color) {
+        if at!(self.size[r]) == 1 {
+            self.remove_stone(usize::from(r), col);
+            return;
+        }
+        let mut bits = [0u64; CELLS / 64];
+        let mut s = r;
+        loop {
+            bits[usize::from(s) / 64] |= 1 << (s % 64);
+            s = at!(self.next[s]);
+            if s == r {
+                break;
+            }
+        }
+        for (k, &word) in bits.iter().enumerate() {
+            let mut b = word;
+            while b != 0 {
+                self.remove_stone(k * 64 + b.trailing_zeros() as usize, col);
+                b &= b - 1;
+            }
+        }
+    }
+
+    /// Empties the stone cell `s` (colour `col`): its neighbours gain an empty neighbour and
+    /// their chains a pseudo-liberty.
+    #[inline(always)]
+    fn remove_stone(&mut self, s: usize, col: Color) {
+        at!(self.word[s]) &= 0x00ff_ffff;
+        at!(self.chain[s]) = s as u16;
+        at!(self.next[s]) = s as u16;
+        at!(self.list[self.empty_count]) = s as u16;
+        at!(self.pos[s]) = self.empty_count as u16;
+        self.empty_count += 1;
+        self.stones[col.index()] -= 1;
+        let delta = neighbour_delta(col);
+        for n in Layout::<N, W>::around(s) {
+            at!(self.word[n]) = at!(self.word[n]).wrapping_sub(delta);
+            let r = at!(self.chain[n]);
+            at!(self.libs[r]) = at!(self.libs[r]).wrapping_add(1);
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! The light board against the exact board, move by move.
+
+use super::*;
+use crate::board::Board;
+use rand_core::{RngCore, SeedableRng};
+use rand_pcg::Pcg32;
+
+/// Both boards agree on everything they both show.
+fn same<const N: usize, const W: usize>(light: &LightBoard<N, W>, exact: &Board<N, W>) {
+    for c in [Color::Black, Color::White] {
+        assert_eq!(light.stones(c), exact.stones(c), "{c} stones\n{exact}");
+        assert_eq!(light.stone_count(c), exact.stones(c).count());
+        for p in Board::<N, W>::points() {
+            if exact.color_at(p).is_none() {
+                assert_eq!(
+                    light.is_candidate(c, p),
+                    exact.is_candidate(c, p),
+                    "candidate {c} {p:?}\n{exact}"
+                );
+                assert_eq!(
+                    light.check(c, Move::Play(p)),
+                    exact.check(c, Move::Play(p)),
+                    "legality {c} {p:?}\n{exact}"
+                );
+            }
+        }
+    }
+    assert_eq!(light.ko(), exact.ko());
+    assert_eq!(light.hash(), exact.hash());
+    assert_eq!(light.area_score(), exact.area_score());
+    assert_eq!(light.empty_count(), exact.empty_count());
+    for k in 0..exact.empty_count() {
+        // SAFETY: `k < empty_count`, equal on both boards.
+        let m = unsafe { light.empty_cell_unchecked(k) };
+        assert_eq!(LightBoard::<N, W>::point_of(m), exact.empty_at(k));
+    }
+    light.verify().unwrap();
+}
+
+/// Random games of uniformly drawn legal moves (eye shapes included, so that suicide, ko and
+/// big captures all happen), played on both boards through the checked API.
+fn random_games<const N: usize, const W: usize>(games: u32, seed: u64) {
+    let mut rng = Pcg32::seed_from_u64(seed);
+    for _ in 0..games {
+        let mut exact = Board::<N, W>::new();
+        let mut light = LightBoard::<N, W>::new();
+        let mut c = Color::Black;
+        for _ in 0..3 * N * N {
+            let p = Point::from_index(Geometry::<N, W>::index(
+                rng.next_u32() as usize % N,
+                rng.next_u32() as usize % N,
+            ));
+            let mv = if rng.next_u32() % 64 == 0 { Move::Pass } else { Move::Play(p) };
+            assert_eq!(light.play(c, mv), exact.play(c, mv), "{c} {mv:?}\n{exact}");
+            same(&light, &exact);
+            c = !c;
+        }
+        let copy = LightBoard::from_board(&exact);
+        same(&copy, &exact);
+    }
+}
+
+#[test]
+fn random_games_agree_with_the_exact_board() {
+    random_games::<9, 2>(30, 1);
+    random_games::<5, 1>(60, 2);
+    random_games::<19, 6>(3, 3);
+    random_games::<2, 1>(100, 4);
+}
+
+#[test]
+fn off_board_points_are_refused() {
+    let mut b = LightBoard::<9, 2>::new();
+    for i in [9, 19, 90, 1000, usize::from(u16::MAX - 1)] {
+        let p = Point::from_index(i);
+        assert_eq!(b.play(Color::Black, Move::Play(p)), Err(IllegalMove::OffBoard));
+        assert!(!b.is_candidate(Color::Black, p));
+        assert_eq!(b.color_at(p), None);
+    }
+    assert_eq!(b.empty_count(), 81);
+}

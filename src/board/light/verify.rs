@@ -1,0 +1,118 @@
+//! Recomputes everything the light board keeps incrementally (debug builds and the `verify`
+//! feature check it after every move).
+
+use super::layout::{Layout, BLACK, CONTENT_SHIFT, EMPTY, EMPTY_SHIFT, OFF, WHITE};
+use super::{LightBoard, NO_KO};
+
+impl<const N: usize, const W: usize> LightBoard<N, W> {
+    /// Recomputes neighbour counts, chains, pseudo-liberties, sizes, the empty list and the
+    /// stone counts from the cells' contents, and returns the first disagreement.
+    pub fn verify(&self) -> Result<(), String> {
+        let len = Layout::<N, W>::LEN;
+        let content = |m: usize| self.word[m] >> CONTENT_SHIFT;
+        let mut stones = [0u32; 2];
+        let mut empties = 0u32;
+        for m in 0..len {
+            let v = content(m);
+            if Layout::<N, W>::on_board(m) != (v != OFF) {
+                return Err(format!("cell {m}: content {v} on/off the board"));
+            }
+            if v == OFF {
+                continue;
+            }
+            let mut counts = [0u32; 3];
+            for n in Layout::<N, W>::around(m) {
+                match content(n) {
+                    BLACK => counts[0] += 1,
+                    WHITE => counts[1] += 1,
+                    EMPTY => counts[2] += 1,
+                    _ => {
+                        counts[0] += 1;
+                        counts[1] += 1;
+                    }
+                }
+            }
+            let want = counts[0] | (counts[1] << 8) | (counts[2] << EMPTY_SHIFT);
+            if self.word[m] & 0x00ff_ffff != want {
+                return Err(format!("cell {m}: word {:08x}, want {want:06x}", self.word[m]));
+            }
+            match v {
+                EMPTY => {
+                    empties += 1;
+                    if usize::from(self.chain[m]) != m || usize::from(self.next[m]) != m {
+                        return Err(format!("empty cell {m} is in a chain"));
+                    }
+                    let k = usize::from(self.pos[m]);
+                    if k >= self.empty_count as usize || usize::from(self.list[k]) != m {
+                        return Err(format!("empty cell {m} not listed at {k}"));
+                    }
+                }
+                _ => stones[v as usize - 1] += 1,
+            }
+        }
+        if empties != self.empty_count || stones != self.stones {
+            return Err(format!(
+                "counts: {empties} empty, stones {stones:?}; kept {} and {:?}",
+                self.empty_count, self.stones
+            ));
+        }
+        // Chains: flood each one and compare with its ring, id, size and pseudo-liberties.
+        let mut seen = vec![false; len];
+        for start in 0..len {
+            let v = content(start);
+            if seen[start] || !(v == BLACK || v == WHITE) {
+                continue;
+            }
+            let mut group = vec![start];
+            seen[start] = true;
+            let mut k = 0;
+            while k < group.len() {
+                for n in Layout::<N, W>::around(group[k]) {
+                    if !seen[n] && content(n) == v {
+                        seen[n] = true;
+                        group.push(n);
+                    }
+                }
+                k += 1;
+            }
+            let r = usize::from(self.chain[start]);
+            if group.iter().any(|&s| usize::from(self.chain[s]) != r) || !group.contains(&r) {
+                return Err(format!("chain of cell {start}: ids disagree"));
+            }
+            let mut ring = 0;
+            let mut s = r;
+            loop {
+                ring += 1;
+                if ring > group.len() || !group.contains(&s) {
+                    return Err(format!("chain {r}: ring leaves the chain at {s}"));
+                }
+                s = usize::from(self.next[s]);
+                if s == r {
+                    break;
+                }
+            }
+            let libs: u32 = group
+                .iter()
+                .map(|&s| (self.word[s] >> EMPTY_SHIFT) & 0xff)
+                .sum();
+            if ring != group.len()
+                || usize::from(self.size[r]) != group.len()
+                || u32::from(self.libs[r]) != libs
+            {
+                return Err(format!(
+                    "chain {r}: {} stones, ring {ring}, size {}, pseudo-liberties {} want {libs}",
+                    group.len(),
+                    self.size[r],
+                    self.libs[r]
+                ));
+            }
+            if libs == 0 {
+                return Err(format!("chain {r} has no liberty"));
+            }
+        }
+        if self.ko != NO_KO && content(usize::from(self.ko)) != EMPTY {
+            return Err(format!("ko on the occupied cell {}", self.ko));
+        }
+        Ok(())
+    }
+}
