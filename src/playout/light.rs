@@ -91,7 +91,7 @@ fn draw_cell<const N: usize, const W: usize, R: RngCore>(
         // SAFETY: `k < n <= empty_count`, and list entries are empty on-board cells.
         let m = unsafe { board.empty_cell_unchecked(k) };
         // SAFETY: `m` is an empty on-board cell.
-        if unsafe { board.is_candidate_cell(c, m) } {
+        if unsafe { board.is_candidate_cell_mut(c, m) } {
             return Some(m);
         }
         n -= 1;

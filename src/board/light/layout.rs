@@ -4,18 +4,21 @@
 //!
 //! Cell `m = i + N + 2` holds bit index `i` (see `Geometry`): row stride `S = N + 1`, north
 //! `+S`, south `-S`, east `+1`, west `-1`. The guard column and the rows below and above the
-//! board are off-board cells. Each cell is one packed `u32` word:
+//! board are off-board cells. Each cell is one packed [`Word`]:
 //!
 //! | byte | meaning |
 //! |---|---|
 //! | 0 | orthogonal neighbours that are Black stones or off the board |
 //! | 1 | orthogonal neighbours that are White stones or off the board |
 //! | 2 | orthogonal neighbours that are empty |
-//! | 3 | the cell itself: [`EMPTY`], [`BLACK`], [`WHITE`] or [`OFF`] |
+//! | 3 | diagonal neighbours that are Black stones |
+//! | 4 | diagonal neighbours that are White stones |
+//! | 5 | 1 if a diagonal neighbour is off the board (an edge or corner point) |
+//! | 7 | the cell itself: [`EMPTY`], [`BLACK`], [`WHITE`] or [`OFF`] |
 //!
-//! so "has an empty neighbour" is one byte test, "every neighbour is mine or off" (an eye
-//! shape) is one byte compare, and placing or removing a stone adds one constant word to each
-//! of its four neighbours.
+//! so "has an empty neighbour" is one byte test, "is an eye shape of this colour" is read from
+//! the one word with no look at the diagonals, and placing or removing a stone adds one
+//! constant to each of its four neighbours and another to each of its four diagonals.
 
 use crate::board::geometry::Geometry;
 use crate::board::Color;
@@ -24,7 +27,10 @@ use crate::board::Color;
 /// cell index masked with `CELLS - 1` is always in bounds.
 pub const CELLS: usize = 512;
 
-/// Content byte (byte 3) of an empty cell.
+/// A cell's packed counts and content.
+pub type Word = u64;
+
+/// Content byte (byte 7) of an empty cell.
 pub const EMPTY: u32 = 0;
 /// Content byte of a Black stone (`Color::Black.index() + 1`).
 pub const BLACK: u32 = 1;
@@ -34,7 +40,13 @@ pub const WHITE: u32 = 2;
 pub const OFF: u32 = 3;
 
 /// Shift of the content byte in a cell word.
-pub const CONTENT_SHIFT: u32 = 24;
+pub const CONTENT_SHIFT: u32 = 56;
+/// Shift of the Black diagonal count (White's is the next byte).
+pub const DIAGONAL_SHIFT: u32 = 24;
+/// Shift of the "a diagonal is off the board" flag.
+pub const OFF_DIAGONAL_SHIFT: u32 = 40;
+/// The content byte of a word, in place.
+pub const CONTENT_MASK: Word = 0xff << CONTENT_SHIFT;
 /// Shift of the empty-neighbour count in a cell word.
 pub const EMPTY_SHIFT: u32 = 16;
 
@@ -49,8 +61,15 @@ pub const fn stone(c: Color) -> u32 {
 /// `c`-or-off neighbour, one fewer empty one. Removing the stone subtracts it.
 #[must_use]
 #[inline(always)]
-pub const fn neighbour_delta(c: Color) -> u32 {
-    (1u32 << (8 * c.index())).wrapping_sub(1 << EMPTY_SHIFT)
+pub const fn neighbour_delta(c: Color) -> Word {
+    (1 << (8 * c.index())) - (1 << EMPTY_SHIFT) as Word
+}
+
+/// The word added to each diagonal neighbour of a cell where a stone of `c` is placed.
+#[must_use]
+#[inline(always)]
+pub const fn diagonal_delta(c: Color) -> Word {
+    1 << (DIAGONAL_SHIFT as usize + 8 * c.index())
 }
 
 /// Compile-time facts of the layout of an `N x N` board.
@@ -96,19 +115,22 @@ impl<const N: usize, const W: usize> Layout<N, W> {
     }
 
     /// The cell words of the empty board.
-    pub const EMPTY_WORDS: [u32; CELLS] = {
-        let mut w = [(OFF << CONTENT_SHIFT) | (8 << EMPTY_SHIFT); CELLS];
+    pub const EMPTY_WORDS: [Word; CELLS] = {
+        let mut w = [((OFF as Word) << CONTENT_SHIFT) | (8 << EMPTY_SHIFT); CELLS];
         let mut m = 0;
         while m < Self::LEN {
             if Self::on_board(m) {
                 let around = Self::around(m);
                 let mut k = 0;
-                let mut word = EMPTY << CONTENT_SHIFT;
+                let mut word = (EMPTY as Word) << CONTENT_SHIFT;
                 while k < 4 {
                     if Self::on_board(around[k]) {
                         word += 1 << EMPTY_SHIFT;
                     } else {
                         word += 0x0101;
+                    }
+                    if !Self::on_board(Self::diagonals(m)[k]) {
+                        word |= 1 << OFF_DIAGONAL_SHIFT;
                     }
                     k += 1;
                 }
@@ -167,9 +189,10 @@ mod tests {
                 let w = L::<N, W>::EMPTY_WORDS[m];
                 let edges = usize::from(x == 0) + usize::from(y == 0);
                 let edges = edges + usize::from(x == N - 1) + usize::from(y == N - 1);
-                assert_eq!(w & 0xff, edges as u32);
-                assert_eq!((w >> 8) & 0xff, edges as u32);
-                assert_eq!((w >> EMPTY_SHIFT) & 0xff, 4 - edges as u32);
+                assert_eq!(w & 0xff, edges as Word);
+                assert_eq!((w >> 8) & 0xff, edges as Word);
+                assert_eq!((w >> EMPTY_SHIFT) & 0xff, 4 - edges as Word);
+                assert_eq!(w >> OFF_DIAGONAL_SHIFT, Word::from(edges > 0));
             }
         }
         assert_eq!(L::<N, W>::EMPTY_LIST.0[N * N - 1] as usize, L::<N, W>::cell(N - 1, N - 1));

@@ -23,7 +23,7 @@ mod play;
 #[cfg(any(feature = "verify", debug_assertions, test))]
 mod verify;
 
-use self::layout::{stone, Layout, CELLS, CONTENT_SHIFT, EMPTY_SHIFT};
+use self::layout::{stone, Layout, Word, CELLS, CONTENT_MASK, CONTENT_SHIFT, EMPTY_SHIFT};
 use crate::board::geometry::Geometry;
 use crate::board::{Bitboard, Board, ByColor, Color, IllegalMove, Move, Point};
 use std::fmt;
@@ -36,7 +36,7 @@ const NO_KO: u16 = 0;
 #[derive(Clone)]
 pub struct LightBoard<const N: usize, const W: usize> {
     /// Packed neighbour counts and content of every cell (see [`layout`]).
-    word: [u32; CELLS],
+    word: [Word; CELLS],
     /// Chain id of each stone (a cell of its chain); an empty or off-board cell is its own id.
     chain: [u16; CELLS],
     /// The next stone of the same chain, around a ring; an empty cell points to itself.
@@ -160,7 +160,10 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         for n in Layout::<N, W>::around(m) {
             self.word[n] = self.word[n].wrapping_add(d);
         }
-        self.word[m] = (self.word[m] & 0x00ff_ffff) | (stone(c) << CONTENT_SHIFT);
+        for n in Layout::<N, W>::diagonals(m) {
+            self.word[n] += layout::diagonal_delta(c);
+        }
+        self.word[m] = (self.word[m] & !CONTENT_MASK) | (Word::from(stone(c)) << CONTENT_SHIFT);
         self.stones[c.index()] += 1;
     }
 
@@ -171,7 +174,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// The content byte of cell `m` (`m < CELLS`).
     #[inline(always)]
     fn content(&self, m: usize) -> u32 {
-        self.word[m & (CELLS - 1)] >> CONTENT_SHIFT
+        (self.word[m & (CELLS - 1)] >> CONTENT_SHIFT) as u32
     }
 
     /// The cell of point `p`, or `None` if `p` is not on this board.
@@ -250,7 +253,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
                 let m = Layout::<N, W>::cell(x, y);
                 let w = self.word[m];
                 let i = m - Layout::<N, W>::OFFSET;
-                match w >> CONTENT_SHIFT {
+                match (w >> CONTENT_SHIFT) as u32 {
                     layout::BLACK => out[Color::Black].insert(i),
                     layout::WHITE => out[Color::White].insert(i),
                     _ if w & 0xff == 4 => out[Color::Black].insert(i),
@@ -283,9 +286,10 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             for x in 0..N {
                 let i = Geometry::<N, W>::index(x, y);
                 let v = self.content(i + Layout::<N, W>::OFFSET);
-                if v == layout::BLACK || v == layout::WHITE {
-                    h ^= keys[v as usize - 1][i / 64][i % 64];
-                }
+                // Without a branch on the colour (random in a playout's end position): empty
+                // cells pick a key and mask it off.
+                let key = keys[(v.wrapping_sub(1) & 1) as usize][i / 64][i % 64];
+                h ^= key & 0u64.wrapping_sub(u64::from(v == layout::BLACK || v == layout::WHITE));
             }
         }
         h

@@ -6,7 +6,8 @@
 //! pseudo-liberty each (an empty or off-board neighbour is its own scratch chain, so it needs
 //! no test), and the stone joins the chain of its last own neighbour, picked with selects.
 
-use super::layout::{neighbour_delta, stone, Layout, CELLS, CONTENT_SHIFT, EMPTY_SHIFT};
+use super::layout::{diagonal_delta, neighbour_delta, stone, Layout, Word, CELLS};
+use super::layout::{CONTENT_MASK, CONTENT_SHIFT, EMPTY_SHIFT};
 use super::{LightBoard, NO_KO};
 use crate::board::Color;
 
@@ -39,6 +40,7 @@ macro_rules! at {
         *unsafe { $s.$arr.get_unchecked_mut(($i) as usize) }
     };
 }
+pub(super) use at;
 
 /// `board.$arr[$i]` read without a bounds check (for `&self` methods).
 macro_rules! rd {
@@ -70,7 +72,10 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         for n in around {
             at!(self.word[n]) = at!(self.word[n]).wrapping_add(delta);
         }
-        at!(self.word[m]) = (w & 0x00ff_ffff) | (own << CONTENT_SHIFT);
+        for d in Layout::<N, W>::diagonals(m) {
+            at!(self.word[d]) += diagonal_delta(c);
+        }
+        at!(self.word[m]) = (w & !CONTENT_MASK) | (Word::from(own) << CONTENT_SHIFT);
 
         // Out of the empty list: the last entry takes its place.
         self.empty_count -= 1;
@@ -80,7 +85,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         at!(self.pos[last]) = k;
         self.stones[c.index()] += 1;
 
-        let content = around.map(|n| at!(self.word[n]) >> CONTENT_SHIFT);
+        let content = around.map(|n| (at!(self.word[n]) >> CONTENT_SHIFT) as u32);
         let id = around.map(|n| at!(self.chain[n]));
         for &r in &id {
             at!(self.libs[r]) = at!(self.libs[r]).wrapping_sub(1);
@@ -94,7 +99,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         }
         let mut more = 0;
         for j in 0..4 {
-            more |= u32::from(content[j] == own) & u32::from(id[j] != root);
+            more |= (u32::from(content[j] == own) & u32::from(id[j] != root)) << j;
         }
         at!(self.libs[m]) = 0;
         at!(self.size[m]) = 0;
@@ -105,17 +110,18 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         at!(self.libs[root]) += ((w >> EMPTY_SHIFT) & 0xff) as u16;
         at!(self.size[root]) += 1;
         if opaque(more) != 0 {
-            self.merge_around(m, own);
+            self.merge_around(m, more);
         }
 
         let enemy = own ^ 3;
         let mut capture = 0;
         for j in 0..4 {
-            capture |= u32::from(content[j] == enemy) & u32::from(at!(self.libs[id[j]]) == 0);
+            capture |=
+                (u32::from(content[j] == enemy) & u32::from(at!(self.libs[id[j]]) == 0)) << j;
         }
         self.ko = NO_KO;
         if opaque(capture) != 0 {
-            self.capture_around(c, m, root == m as u16);
+            self.capture_around(c, m, capture, root == m as u16);
         }
 
         #[cfg(any(feature = "verify", debug_assertions))]
@@ -124,16 +130,18 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         }
     }
 
-    /// Merges every chain of colour `own` next to `m` into `m`'s chain.
+    /// Merges into `m`'s chain the chains of the neighbours of `m` in `bits` (bit `j` for
+    /// neighbour `j` in [`Layout::around`] order): own chains other than the one `m` joined.
     #[cold]
     #[inline(never)]
-    fn merge_around(&mut self, m: usize, own: u32) {
-        for n in Layout::<N, W>::around(m) {
-            if at!(self.word[n]) >> CONTENT_SHIFT == own {
-                let (a, b) = (at!(self.chain[m]), at!(self.chain[n]));
-                if a != b {
-                    self.merge(a, b);
-                }
+    fn merge_around(&mut self, m: usize, mut bits: u32) {
+        let around = Layout::<N, W>::around(m);
+        while bits != 0 {
+            let n = around[bits.trailing_zeros() as usize & 3];
+            bits &= bits - 1;
+            let (a, b) = (at!(self.chain[m]), at!(self.chain[n]));
+            if a != b {
+                self.merge(a, b);
             }
         }
     }
@@ -161,29 +169,31 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         at!(self.size[big]) += at!(self.size[small]);
     }
 
-    /// Removes the enemy chains next to `m` left without pseudo-liberties (south, west,
-    /// east, north), and sets the ko when the move captured exactly one stone with a stone
-    /// that had no friendly neighbour and now has one liberty.
+    /// Removes the enemy chains of the neighbours of `m` in `bits` (bit `j` for neighbour `j`,
+    /// south, west, east, north: chains left without pseudo-liberties), and sets the ko when
+    /// the move captured exactly one stone with a stone that had no friendly neighbour and now
+    /// has one liberty.
     #[cold]
     #[inline(never)]
-    fn capture_around(&mut self, c: Color, m: usize, alone: bool) {
+    fn capture_around(&mut self, c: Color, m: usize, mut bits: u32, alone: bool) {
         let enemy = stone(!c);
+        let around = Layout::<N, W>::around(m);
         let mut captured = 0;
         let mut last = 0;
-        for n in Layout::<N, W>::around(m) {
-            if at!(self.word[n]) >> CONTENT_SHIFT == enemy {
+        while bits != 0 {
+            let n = around[bits.trailing_zeros() as usize & 3];
+            bits &= bits - 1;
+            // Not an enemy any more: the same chain, taken through another side.
+            if (at!(self.word[n]) >> CONTENT_SHIFT) as u32 == enemy {
                 let r = at!(self.chain[n]);
-                if at!(self.libs[r]) == 0 {
-                    captured += u32::from(at!(self.size[r]));
-                    last = n;
-                    self.remove_chain(r, !c);
-                }
+                captured += u32::from(at!(self.size[r]));
+                last = n as u16;
+                self.remove_chain(r, !c);
             }
         }
-        if captured == 1 && alone && at!(self.libs[m]) == 1 {
-            self.ko = last as u16;
-            self.ko_color = !c;
-        }
+        let ko = u32::from(captured == 1) & u32::from(alone) & u32::from(at!(self.libs[m]) == 1);
+        self.ko = if opaque(ko) != 0 { last } else { NO_KO };
+        self.ko_color = !c;
     }
 
     /// Takes the chain `r` (colour `col`) off the board, its stones listed back as empty in
@@ -216,7 +226,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// their chains a pseudo-liberty.
     #[inline(always)]
     fn remove_stone(&mut self, s: usize, col: Color) {
-        at!(self.word[s]) &= 0x00ff_ffff;
+        at!(self.word[s]) &= !CONTENT_MASK;
         at!(self.chain[s]) = s as u16;
         at!(self.next[s]) = s as u16;
         at!(self.list[self.empty_count]) = s as u16;
@@ -228,6 +238,9 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             at!(self.word[n]) = at!(self.word[n]).wrapping_sub(delta);
             let r = at!(self.chain[n]);
             at!(self.libs[r]) = at!(self.libs[r]).wrapping_add(1);
+        }
+        for d in Layout::<N, W>::diagonals(s) {
+            at!(self.word[d]) -= diagonal_delta(col);
         }
     }
 }

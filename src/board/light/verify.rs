@@ -1,7 +1,8 @@
 //! Recomputes everything the light board keeps incrementally (debug builds and the `verify`
 //! feature check it after every move).
 
-use super::layout::{Layout, BLACK, CONTENT_SHIFT, EMPTY, EMPTY_SHIFT, OFF, WHITE};
+use super::layout::{Layout, Word, BLACK, CONTENT_SHIFT, EMPTY, EMPTY_SHIFT, OFF, WHITE};
+use super::layout::{DIAGONAL_SHIFT, OFF_DIAGONAL_SHIFT};
 use super::{LightBoard, NO_KO};
 
 impl<const N: usize, const W: usize> LightBoard<N, W> {
@@ -9,7 +10,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// stone counts from the cells' contents, and returns the first disagreement.
     pub fn verify(&self) -> Result<(), String> {
         let len = Layout::<N, W>::LEN;
-        let content = |m: usize| self.word[m] >> CONTENT_SHIFT;
+        let content = |m: usize| (self.word[m] >> CONTENT_SHIFT) as u32;
         let mut stones = [0u32; 2];
         let mut empties = 0u32;
         for m in 0..len {
@@ -32,8 +33,20 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
                     }
                 }
             }
-            let want = counts[0] | (counts[1] << 8) | (counts[2] << EMPTY_SHIFT);
-            if self.word[m] & 0x00ff_ffff != want {
+            let mut diagonals = [0 as Word; 3];
+            for d in Layout::<N, W>::diagonals(m) {
+                match content(d) {
+                    BLACK => diagonals[0] += 1,
+                    WHITE => diagonals[1] += 1,
+                    OFF => diagonals[2] = 1,
+                    _ => {}
+                }
+            }
+            let want = Word::from(counts[0] | (counts[1] << 8) | (counts[2] << EMPTY_SHIFT))
+                | diagonals[0] << DIAGONAL_SHIFT
+                | diagonals[1] << (DIAGONAL_SHIFT + 8)
+                | diagonals[2] << OFF_DIAGONAL_SHIFT;
+            if self.word[m] & !(0xff << CONTENT_SHIFT) != want {
                 return Err(format!("cell {m}: word {:08x}, want {want:06x}", self.word[m]));
             }
             match v {
@@ -93,7 +106,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             }
             let libs: u32 = group
                 .iter()
-                .map(|&s| (self.word[s] >> EMPTY_SHIFT) & 0xff)
+                .map(|&s| ((self.word[s] >> EMPTY_SHIFT) & 0xff) as u32)
                 .sum();
             if ring != group.len()
                 || usize::from(self.size[r]) != group.len()
