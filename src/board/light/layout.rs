@@ -141,6 +141,25 @@ impl<const N: usize, const W: usize> Layout<N, W> {
         w
     };
 
+    /// Zobrist key of a stone of each colour on each cell: the exact board's key of the
+    /// same point ([`Geometry::ZOBRIST`]), zero off the board.
+    pub const KEYS: [[u64; CELLS]; 2] = {
+        let mut keys = [[0u64; CELLS]; 2];
+        let mut c = 0;
+        while c < 2 {
+            let mut m = 0;
+            while m < Self::LEN {
+                if Self::on_board(m) {
+                    let i = m - Self::OFFSET;
+                    keys[c][m] = Geometry::<N, W>::ZOBRIST[c][i / 64][i % 64];
+                }
+                m += 1;
+            }
+            c += 1;
+        }
+        keys
+    };
+
     /// `0, 1, 2, ...`: every cell its own chain and its own ring of stones.
     pub const IDENTITY: [u16; CELLS] = {
         let mut t = [0u16; CELLS];

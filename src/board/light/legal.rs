@@ -51,12 +51,18 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         for &r in &id {
             at!(self.libs[r]) = at!(self.libs[r]).wrapping_sub(1);
         }
-        let mut ok = 0;
+        // A neighbour saves the move if it is ours with a pseudo-liberty left or the enemy's
+        // with none. With `key = (content ^ enemy) << 16 | libs`, the enemy's keys are the
+        // bare counts, ours are above `3 << 16`, and off-board cells (`own << 16 | scratch`)
+        // fall between: the move is legal when some `key - 1` reaches `3 << 16`.
+        let enemy = own ^ 3;
+        let mut most = 0;
         for j in 0..4 {
             let content = (at!(self.word[around[j]]) >> CONTENT_SHIFT) as u32;
-            let left = u32::from(at!(self.libs[id[j]]) != 0);
-            ok |= (u32::from(content == own) & left) | (u32::from(content == own ^ 3) & (left ^ 1));
+            let key = ((content ^ enemy) << 16) | u32::from(at!(self.libs[id[j]]));
+            most = most.max(key.wrapping_sub(1));
         }
+        let ok = u32::from(most >= 3 << 16);
         for &r in &id {
             at!(self.libs[r]) = at!(self.libs[r]).wrapping_add(1);
         }

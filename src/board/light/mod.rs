@@ -52,6 +52,8 @@ pub struct LightBoard<const N: usize, const W: usize> {
     empty_count: u32,
     /// Stones of each colour on the board.
     stones: [u32; 2],
+    /// XOR of the Zobrist keys of the stones (see [`Layout::KEYS`]).
+    hash: u64,
     /// The cell that `ko_color` may not play now (simple ko), or `NO_KO`.
     ko: u16,
     ko_color: Color,
@@ -79,6 +81,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             pos: Layout::<N, W>::EMPTY_LIST.1,
             empty_count: (N * N) as u32,
             stones: [0; 2],
+            hash: 0,
             ko: NO_KO,
             ko_color: Color::Black,
         }
@@ -95,6 +98,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         self.pos[..len].copy_from_slice(&Layout::<N, W>::EMPTY_LIST.1[..len]);
         self.empty_count = (N * N) as u32;
         self.stones = [0; 2];
+        self.hash = 0;
         self.ko = NO_KO;
     }
 
@@ -165,6 +169,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         }
         self.word[m] = (self.word[m] & !CONTENT_MASK) | (Word::from(stone(c)) << CONTENT_SHIFT);
         self.stones[c.index()] += 1;
+        self.hash ^= Layout::<N, W>::KEYS[c.index()][m];
     }
 
     fn is_stone_cell(&self, m: usize) -> bool {
@@ -280,19 +285,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// Zobrist hash of the stones: the same as [`Board::hash`] of the same position.
     #[must_use]
     pub fn hash(&self) -> u64 {
-        let keys = &Geometry::<N, W>::ZOBRIST;
-        let mut h = 0;
-        for y in 0..N {
-            for x in 0..N {
-                let i = Geometry::<N, W>::index(x, y);
-                let v = self.content(i + Layout::<N, W>::OFFSET);
-                // Without a branch on the colour (random in a playout's end position): empty
-                // cells pick a key and mask it off.
-                let key = keys[(v.wrapping_sub(1) & 1) as usize][i / 64][i % 64];
-                h ^= key & 0u64.wrapping_sub(u64::from(v == layout::BLACK || v == layout::WHITE));
-            }
-        }
-        h
+        self.hash
     }
 
     /// Whether `c` may play on `p` in a light playout: empty, legal (not suicide, not the ko

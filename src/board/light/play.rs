@@ -84,6 +84,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         at!(self.list[k]) = last;
         at!(self.pos[last]) = k;
         self.stones[c.index()] += 1;
+        self.hash ^= Layout::<N, W>::KEYS[c.index() & 1][m & (CELLS - 1)];
 
         let content = around.map(|n| (at!(self.word[n]) >> CONTENT_SHIFT) as u32);
         let id = around.map(|n| at!(self.chain[n]));
@@ -91,15 +92,15 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             at!(self.libs[r]) = at!(self.libs[r]).wrapping_sub(1);
         }
 
-        // Join the chain of the last own neighbour (or start a chain of one); `more` says
-        // whether another own neighbour belongs to a different chain.
+        // Join the chain of the last own neighbour (or start a chain of one); `more` is
+        // non-zero when another own neighbour belongs to a different chain.
         let mut root = m as u16;
         for j in 0..4 {
             root = if content[j] == own { id[j] } else { root };
         }
         let mut more = 0;
-        for j in 0..4 {
-            more |= (u32::from(content[j] == own) & u32::from(id[j] != root)) << j;
+        for j in 0..3 {
+            more |= if content[j] == own { id[j] } else { root } ^ root;
         }
         at!(self.libs[m]) = 0;
         at!(self.size[m]) = 0;
@@ -109,19 +110,20 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         at!(self.next[root]) = m as u16;
         at!(self.libs[root]) += ((w >> EMPTY_SHIFT) & 0xff) as u16;
         at!(self.size[root]) += 1;
-        if opaque(more) != 0 {
-            self.merge_around(m, more);
+        if opaque(u32::from(more)) != 0 {
+            self.merge_around(m, own);
         }
 
+        // Captures: an enemy neighbour whose chain has no pseudo-liberty left, i.e. a zero
+        // `(content ^ enemy) | libs`.
         let enemy = own ^ 3;
-        let mut capture = 0;
+        let mut least = u32::MAX;
         for j in 0..4 {
-            capture |=
-                (u32::from(content[j] == enemy) & u32::from(at!(self.libs[id[j]]) == 0)) << j;
+            least = least.min((content[j] ^ enemy) | u32::from(at!(self.libs[id[j]])));
         }
         self.ko = NO_KO;
-        if opaque(capture) != 0 {
-            self.capture_around(c, m, capture, root == m as u16);
+        if opaque(least) == 0 {
+            self.capture_around(c, m, root == m as u16);
         }
 
         #[cfg(any(feature = "verify", debug_assertions))]
@@ -130,12 +132,17 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         }
     }
 
-    /// Merges into `m`'s chain the chains of the neighbours of `m` in `bits` (bit `j` for
-    /// neighbour `j` in [`Layout::around`] order): own chains other than the one `m` joined.
+    /// Merges every chain of colour `own` next to `m` into `m`'s chain.
     #[cold]
     #[inline(never)]
-    fn merge_around(&mut self, m: usize, mut bits: u32) {
+    fn merge_around(&mut self, m: usize, own: u32) {
         let around = Layout::<N, W>::around(m);
+        // Which sides hold another chain of ours, found without a branch a side.
+        let mut bits = 0;
+        for (j, &n) in around.iter().enumerate() {
+            let mine = u32::from((at!(self.word[n]) >> CONTENT_SHIFT) as u32 == own);
+            bits |= (mine & u32::from(at!(self.chain[n]) != at!(self.chain[m]))) << j;
+        }
         while bits != 0 {
             let n = around[bits.trailing_zeros() as usize & 3];
             bits &= bits - 1;
@@ -169,15 +176,21 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         at!(self.size[big]) += at!(self.size[small]);
     }
 
-    /// Removes the enemy chains of the neighbours of `m` in `bits` (bit `j` for neighbour `j`,
-    /// south, west, east, north: chains left without pseudo-liberties), and sets the ko when
+    /// Removes the enemy chains next to `m` left without pseudo-liberties (south, west, east,
+    /// north: the order the exact board removes them in), and sets the ko when
     /// the move captured exactly one stone with a stone that had no friendly neighbour and now
     /// has one liberty.
     #[cold]
     #[inline(never)]
-    fn capture_around(&mut self, c: Color, m: usize, mut bits: u32, alone: bool) {
+    fn capture_around(&mut self, c: Color, m: usize, alone: bool) {
         let enemy = stone(!c);
         let around = Layout::<N, W>::around(m);
+        let mut bits = 0;
+        for (j, &n) in around.iter().enumerate() {
+            let content = (at!(self.word[n]) >> CONTENT_SHIFT) as u32;
+            let r = at!(self.chain[n]);
+            bits |= (u32::from(content == enemy) & u32::from(at!(self.libs[r]) == 0)) << j;
+        }
         let mut captured = 0;
         let mut last = 0;
         while bits != 0 {
@@ -205,6 +218,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             return;
         }
         let mut bits = [0u64; CELLS / 64];
+        let words = Layout::<N, W>::LEN.div_ceil(64);
         let mut s = r;
         loop {
             bits[usize::from(s) / 64] |= 1 << (s % 64);
@@ -213,7 +227,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
                 break;
             }
         }
-        for (k, &word) in bits.iter().enumerate() {
+        for (k, &word) in bits[..words].iter().enumerate() {
             let mut b = word;
             while b != 0 {
                 self.remove_stone(k * 64 + b.trailing_zeros() as usize, col);
@@ -233,6 +247,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         at!(self.pos[s]) = self.empty_count as u16;
         self.empty_count += 1;
         self.stones[col.index()] -= 1;
+        self.hash ^= Layout::<N, W>::KEYS[col.index() & 1][s & (CELLS - 1)];
         let delta = neighbour_delta(col);
         for n in Layout::<N, W>::around(s) {
             at!(self.word[n]) = at!(self.word[n]).wrapping_sub(delta);
