@@ -54,7 +54,11 @@ impl<const N: usize, const W: usize> Game<N, W> {
             end: Board::new(),
         };
         game.end = game.position_after(game.moves.len()).0;
-        assert_eq!(game.end.hash(), board.hash(), "the exact board replays the light game");
+        assert_eq!(
+            game.end.hash(),
+            board.hash(),
+            "the exact board replays the light game"
+        );
         game
     }
 

@@ -189,7 +189,9 @@ fn random_games<const N: usize, const W: usize>(seed: u64, style: Style, attempt
         match choice {
             None => {
                 k.play(to_move, Move::Pass).expect("a pass is always legal");
-                light.play(to_move, Move::Pass).expect("a pass is always legal");
+                light
+                    .play(to_move, Move::Pass)
+                    .expect("a pass is always legal");
                 r.pass();
                 counts.passes += 1;
                 passes += 1;
@@ -208,7 +210,10 @@ fn random_games<const N: usize, const W: usize>(seed: u64, style: Style, attempt
                 let light_got = light.play(to_move, Move::Play(kp));
                 assert_eq!(light_got, got, "{ctx}: the light board disagrees at {p:?}");
                 if light_got.is_err() {
-                    assert!(light == light_before, "{ctx}: a refused move changed the light board");
+                    assert!(
+                        light == light_before,
+                        "{ctx}: a refused move changed the light board"
+                    );
                 }
                 let want = r.play(to_move, p);
                 match (&want, got) {

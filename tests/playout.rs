@@ -5,7 +5,7 @@
 mod common;
 
 use common::reference::RefBoard;
-use common::{assert_same_light, pt};
+use common::{assert_same, assert_same_light, pt};
 use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
 use tengen::board::{Bitboard, Board, ByColor, Color, LightBoard, Move};

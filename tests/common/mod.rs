@@ -258,7 +258,10 @@ pub fn assert_same_light<const N: usize, const W: usize>(
             let want = r.check(c, p).map_err(kernel_error);
             let got = k.check(c, Move::Play(kp));
             if got != want {
-                fail("check", format!("{c} at {p:?}: kernel {got:?}, reference {want:?}"));
+                fail(
+                    "check",
+                    format!("{c} at {p:?}: kernel {got:?}, reference {want:?}"),
+                );
             }
             if k.is_candidate(c, kp) != (r.get(p).is_none() && r.is_candidate(c, p)) {
                 fail("is_candidate", format!("{c} at {p:?}"));
@@ -269,11 +272,17 @@ pub fn assert_same_light<const N: usize, const W: usize>(
         fail("hash", format!("kernel {:#x}", k.hash()));
     }
     if k.area_score() != r.area_score() {
-        fail("area_score", format!("kernel {}, reference {}", k.area_score(), r.area_score()));
+        fail(
+            "area_score",
+            format!("kernel {}, reference {}", k.area_score(), r.area_score()),
+        );
     }
     let kernel_ko = k.ko().map(|(p, c)| (Board::<N, W>::coords(p), c));
     if kernel_ko != r.ko() {
-        fail("ko", format!("kernel {kernel_ko:?}, reference {:?}", r.ko()));
+        fail(
+            "ko",
+            format!("kernel {kernel_ko:?}, reference {:?}", r.ko()),
+        );
     }
 }
 

@@ -111,7 +111,12 @@ impl<const N: usize, const W: usize> Layout<N, W> {
     #[must_use]
     #[inline(always)]
     pub const fn diagonals(m: usize) -> [usize; 4] {
-        [m - Self::S - 1, m - Self::S + 1, m + Self::S - 1, m + Self::S + 1]
+        [
+            m - Self::S - 1,
+            m - Self::S + 1,
+            m + Self::S - 1,
+            m + Self::S + 1,
+        ]
     }
 
     /// The cell words of the empty board.
@@ -202,7 +207,10 @@ mod tests {
             for x in 0..N {
                 let m = L::<N, W>::cell(x, y);
                 assert!(m < L::<N, W>::LEN);
-                for d in L::<N, W>::diagonals(m).into_iter().chain(L::<N, W>::around(m)) {
+                for d in L::<N, W>::diagonals(m)
+                    .into_iter()
+                    .chain(L::<N, W>::around(m))
+                {
                     assert!(d < L::<N, W>::LEN, "{N}: {x},{y} -> {d}");
                 }
                 let w = L::<N, W>::EMPTY_WORDS[m];
@@ -214,7 +222,10 @@ mod tests {
                 assert_eq!(w >> OFF_DIAGONAL_SHIFT, Word::from(edges > 0));
             }
         }
-        assert_eq!(L::<N, W>::EMPTY_LIST.0[N * N - 1] as usize, L::<N, W>::cell(N - 1, N - 1));
+        assert_eq!(
+            L::<N, W>::EMPTY_LIST.0[N * N - 1] as usize,
+            L::<N, W>::cell(N - 1, N - 1)
+        );
     }
 
     #[test]
@@ -224,6 +235,6 @@ mod tests {
         check::<9, 2>();
         check::<13, 3>();
         check::<19, 6>();
-        assert!(Layout::<19, 6>::LEN <= CELLS);
+        const { assert!(Layout::<19, 6>::LEN <= CELLS) };
     }
 }

@@ -1,8 +1,8 @@
 //! The light playout's candidate test on the light board: legal, not the ko recapture, not an
 //! eye shape of the player.
 
-use super::layout::{stone, Layout, Word, CONTENT_SHIFT, DIAGONAL_SHIFT, EMPTY_SHIFT};
 use super::layout::OFF_DIAGONAL_SHIFT;
+use super::layout::{stone, Layout, Word, CONTENT_SHIFT, DIAGONAL_SHIFT, EMPTY_SHIFT};
 use super::play::{at, opaque, rd};
 use super::LightBoard;
 use crate::board::Color;
@@ -111,7 +111,6 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         }
         ok
     }
-
 }
 
 /// 1 if an empty cell with word `w` is an eye shape of `c`: every orthogonal neighbour is

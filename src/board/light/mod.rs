@@ -20,7 +20,6 @@
 pub mod layout;
 mod legal;
 mod play;
-#[cfg(any(feature = "verify", debug_assertions, test))]
 mod verify;
 
 use self::layout::{stone, Layout, Word, CELLS, CONTENT_MASK, CONTENT_SHIFT, EMPTY_SHIFT};

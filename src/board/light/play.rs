@@ -62,7 +62,8 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     pub(crate) unsafe fn play_unchecked(&mut self, c: Color, m: usize) {
         debug_assert!(Layout::<N, W>::on_board(m) && m < CELLS);
         debug_assert!(
-            self.check(c, crate::board::Move::Play(Self::point_of(m))).is_ok(),
+            self.check(c, crate::board::Move::Play(Self::point_of(m)))
+                .is_ok(),
             "illegal {c} at cell {m}\n{self:?}"
         );
         let around = Layout::<N, W>::around(m);

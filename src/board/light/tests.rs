@@ -50,7 +50,11 @@ fn random_games<const N: usize, const W: usize>(games: u32, seed: u64) {
                 rng.next_u32() as usize % N,
                 rng.next_u32() as usize % N,
             ));
-            let mv = if rng.next_u32() % 64 == 0 { Move::Pass } else { Move::Play(p) };
+            let mv = if rng.next_u32() % 64 == 0 {
+                Move::Pass
+            } else {
+                Move::Play(p)
+            };
             assert_eq!(light.play(c, mv), exact.play(c, mv), "{c} {mv:?}\n{exact}");
             same(&light, &exact);
             c = !c;
@@ -73,7 +77,10 @@ fn off_board_points_are_refused() {
     let mut b = LightBoard::<9, 2>::new();
     for i in [9, 19, 90, 1000, usize::from(u16::MAX - 1)] {
         let p = Point::from_index(i);
-        assert_eq!(b.play(Color::Black, Move::Play(p)), Err(IllegalMove::OffBoard));
+        assert_eq!(
+            b.play(Color::Black, Move::Play(p)),
+            Err(IllegalMove::OffBoard)
+        );
         assert!(!b.is_candidate(Color::Black, p));
         assert_eq!(b.color_at(p), None);
     }

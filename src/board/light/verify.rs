@@ -47,7 +47,10 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
                 | diagonals[1] << (DIAGONAL_SHIFT + 8)
                 | diagonals[2] << OFF_DIAGONAL_SHIFT;
             if self.word[m] & !(0xff << CONTENT_SHIFT) != want {
-                return Err(format!("cell {m}: word {:08x}, want {want:06x}", self.word[m]));
+                return Err(format!(
+                    "cell {m}: word {:08x}, want {want:06x}",
+                    self.word[m]
+                ));
             }
             match v {
                 EMPTY => {
