@@ -61,7 +61,7 @@ impl<'a> Mover<'a> {
 
     /// A random move: uniform among acceptable empty points (with a temperature: each drawn
     /// point kept with probability `w / max w`). Reorders the empty-point list, as
-    /// `random_candidate` does.
+    /// the light playout's draw does.
     pub fn random_move<const N: usize, const W: usize, R: RngCore>(
         &self,
         board: &mut Board<N, W>,
