@@ -337,6 +337,43 @@ mod tests {
         assert_eq!(again, f);
     }
 
+    #[inline(never)]
+    fn a_sampled_function() -> usize {
+        std::hint::black_box(a_sampled_function as *const () as usize)
+    }
+
+    #[test]
+    fn pprof_profile_decodes_with_its_frames() {
+        let pc = a_sampled_function() + 1;
+        let samples = Samples {
+            stacks: HashMap::from([(vec![pc], 3), (vec![pc, pc + 8], 2)]),
+            dropped: 0,
+        };
+        let p = pprof(
+            &samples,
+            &mut Symbolizer::new(),
+            250,
+            std::time::Duration::from_secs(1),
+        );
+        let bytes = pprof_bytes(&p).unwrap();
+        let back = protos::Profile::parse_from_bytes(&bytes).unwrap();
+        assert_eq!(back.string_table[0], "");
+        assert_eq!(back.sample.len(), 2);
+        let counts: i64 = back.sample.iter().map(|s| s.value[0]).sum();
+        assert_eq!(counts, 5);
+        assert_eq!(back.sample[0].value[1], 3 * 4_000_000);
+        let names: Vec<&str> = back
+            .function
+            .iter()
+            .map(|f| back.string_table[f.name as usize].as_str())
+            .collect();
+        assert!(
+            names.iter().any(|n| n.ends_with("a_sampled_function")),
+            "{names:?}"
+        );
+        assert!(back.location.iter().all(|l| !l.line.is_empty()));
+    }
+
     #[test]
     fn generic_arguments_are_dropped() {
         assert_eq!(without_generics("ply<2, 9, rand_pcg::Pcg<u8>>"), "ply");
