@@ -8,7 +8,8 @@
 
 Callgrind counts the instructions of every machine address. Each address is resolved to its
 inline stack with binutils `addr2line -i` (the DWARF the profiler reads too), and the cost of a
-call instruction (the callee's inclusive cost) is given to the call site's inline stack. A frame's
+call instruction (the callee's inclusive cost) is spread over the callee's own inline stacks,
+placed under the call site's stack, as the profiler's unwound stacks place them. A frame's
 share is then the part of the root frame's instructions that lie inside it, and the profile's
 share is the part of the root frame's samples whose stack holds it. The table lists every frame
 below the root with at least --min percent in either column. Names are compared without their
@@ -195,17 +196,43 @@ def inline_stacks(binary, addrs):
     return stacks
 
 
-def callgrind_folded(cg_path, binary, event="Ir"):
+def callgrind_folded(cg_path, binary, root, event="Ir"):
     own, calls = callgrind_costs(cg_path, binary, event)
     bias = load_bias(binary, own)
     addrs = {a - bias for a in own} | {a - bias for (a, _) in calls}
     stacks = inline_stacks(binary, addrs)
-    folded = collections.Counter()
+    # Each function's own costs by inline stack (outermost frame: the function).
+    body = collections.defaultdict(collections.Counter)
     for a, c in own.items():
-        folded[stacks.get(a - bias, ("?",))] += c
-    for (a, callee), c in calls.items():
-        callee = without_generics(callee.split("::")[-1]) if callee else "?"
-        folded[stacks.get(a - bias, ("?",)) + (f"[call] {callee}",)] += c
+        st = stacks.get(a - bias, ("?",))
+        body[st[0]][st] += c
+    call_sites = [(stacks.get(a - bias, ("?",)), short(callee or "?"), c)
+                  for (a, callee), c in calls.items()]
+
+    def graft(site, callee, cost, depth, out):
+        """Spreads a call's inclusive cost over the callee's own stacks, as the profile's
+        unwound stacks do (callee frames under the call site's inline stack)."""
+        mine = body.get(callee)
+        inner = [(st, c) for st, c in (mine or {}).items()]
+        inner += [(s, c) for (s, cal, c) in call_sites if s[0] == callee and depth < 4]
+        total = sum(c for _, c in inner)
+        if not total:
+            out[site + (callee,)] += cost
+            return
+        for st, c in inner:
+            share = cost * c / total
+            if st in (mine or {}):
+                out[site + st] += share
+        for (s, cal, c) in call_sites:
+            if s[0] == callee and depth < 4:
+                graft(site + s, cal, cost * c / total, depth + 1, out)
+
+    folded = collections.Counter()
+    for fn_stacks in body.values():
+        folded.update(fn_stacks)
+    for site, callee, c in call_sites:
+        if root in site:
+            graft(site, callee, c, 0, folded)
     return folded
 
 
@@ -234,7 +261,7 @@ def main():
     ap.add_argument("--min", type=float, default=2.0, help="smallest share listed (%%)")
     a = ap.parse_args()
     prof, n_prof = shares(read_folded(a.profile), a.root)
-    cg, n_cg = shares(callgrind_folded(a.callgrind, a.binary, a.event), a.root)
+    cg, n_cg = shares(callgrind_folded(a.callgrind, a.binary, a.root, a.event), a.root)
     if n_prof == 0 or n_cg == 0:
         sys.exit(f"no {a.root} frame in the profile ({n_prof}) or in callgrind ({n_cg})")
     rows = sorted(
@@ -242,7 +269,7 @@ def main():
         key=lambda f: -prof.get(f, 0),
     )
     print(f"| frame under `{a.root}` | profile: % of {n_prof} samples "
-          f"| callgrind: % of {n_cg:,} {a.event} | difference |")
+          f"| callgrind: % of {n_cg:,.0f} {a.event} | difference |")
     print("|---|---:|---:|---:|")
     for f in rows:
         p, c = prof.get(f, 0.0), cg.get(f, 0.0)
