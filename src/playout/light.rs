@@ -2,6 +2,7 @@
 //! shape, simple ko, a pass only when no such move is left, area scoring. Played on the
 //! [`LightBoard`] kernel, one game at a time.
 
+use crate::board::light::color_of;
 use crate::board::light::layout::Layout;
 use crate::board::{Bitboard, ByColor, Color, LightBoard, Point};
 use rand_core::RngCore;
@@ -73,16 +74,16 @@ impl Score {
     }
 }
 
-/// A uniformly random candidate cell for `c` (see [`LightBoard::is_candidate`]), or `None`.
+/// A uniformly random candidate cell for the colour of index `C` (see
+/// [`LightBoard::is_candidate`]), or `None`.
 ///
 /// Draws uniformly from the empty-point list and moves each draw that is not a candidate past
 /// the end of the range drawn from: uniform over candidates without building the candidate
 /// set. Reorders the list (not the set) of empty points exactly as the exact board's draw
 /// does, so both boards play the same game from the same generator.
 #[inline(always)]
-fn draw_cell<const N: usize, const W: usize, R: RngCore>(
+fn draw_cell<const N: usize, const W: usize, const C: usize, R: RngCore>(
     board: &mut LightBoard<N, W>,
-    c: Color,
     rng: &mut R,
 ) -> Option<usize> {
     let mut n = board.empty_count();
@@ -91,7 +92,7 @@ fn draw_cell<const N: usize, const W: usize, R: RngCore>(
         // SAFETY: `k < n <= empty_count`, and list entries are empty on-board cells.
         let m = unsafe { board.empty_cell_unchecked(k) };
         // SAFETY: `m` is an empty on-board cell.
-        if unsafe { board.is_candidate_cell_mut(c, m) } {
+        if unsafe { board.is_candidate_cell_mut::<C>(m) } {
             return Some(m);
         }
         n -= 1;
@@ -108,11 +109,53 @@ pub fn random_move<const N: usize, const W: usize, R: RngCore>(
     c: Color,
     rng: &mut R,
 ) -> Option<Point> {
-    draw_cell(board, c, rng).map(LightBoard::<N, W>::point_of)
+    match c {
+        Color::Black => draw_cell::<N, W, 0, R>(board, rng),
+        Color::White => draw_cell::<N, W, 1, R>(board, rng),
+    }
+    .map(LightBoard::<N, W>::point_of)
+}
+
+/// Where a playout stands between plies.
+struct Plies {
+    moves: u32,
+    passes: u32,
+}
+
+impl Plies {
+    /// Plays one ply of the colour of index `C` (a random candidate, or a pass when none is
+    /// left), calling `on_play` after a stone. Returns whether the playout is over.
+    #[inline(always)]
+    fn ply<const N: usize, const W: usize, const C: usize, R: RngCore>(
+        &mut self,
+        board: &mut LightBoard<N, W>,
+        cfg: &PlayoutConfig,
+        rng: &mut R,
+        on_play: &mut impl FnMut(Color, usize, u32),
+    ) -> bool {
+        let c = color_of::<C>();
+        match draw_cell::<N, W, C, R>(board, rng) {
+            Some(m) => {
+                // SAFETY: `draw_cell` returns empty cells where `c` may legally play.
+                unsafe { board.play_unchecked(c, m) };
+                on_play(c, m, self.moves);
+                self.passes = 0;
+            }
+            None => {
+                board.pass();
+                self.passes += 1;
+            }
+        }
+        self.moves += 1;
+        self.passes >= 2 || self.moves >= cfg.max_moves
+    }
 }
 
 /// Plays the light playout from `board` with `to_move` to play, to two passes or the cap,
 /// calling `on_play(colour, cell, ply)` after each stone. Returns (plies, whether capped).
+///
+/// The loop plays a Black ply then a White one, each compiled for its colour, so that no
+/// colour-dependent shift or constant is computed at run time.
 #[inline(always)]
 fn play_out<const N: usize, const W: usize, R: RngCore>(
     board: &mut LightBoard<N, W>,
@@ -121,26 +164,18 @@ fn play_out<const N: usize, const W: usize, R: RngCore>(
     rng: &mut R,
     mut on_play: impl FnMut(Color, usize, u32),
 ) -> (u32, bool) {
-    let mut c = to_move;
-    let mut moves = 0;
-    let mut passes = 0;
-    while passes < 2 && moves < cfg.max_moves {
-        match draw_cell(board, c, rng) {
-            Some(m) => {
-                // SAFETY: `draw_cell` returns empty cells where `c` may legally play.
-                unsafe { board.play_unchecked(c, m) };
-                on_play(c, m, moves);
-                passes = 0;
-            }
-            None => {
-                board.pass();
-                passes += 1;
-            }
-        }
-        moves += 1;
-        c = !c;
+    let mut st = Plies {
+        moves: 0,
+        passes: 0,
+    };
+    let done = cfg.max_moves == 0
+        || (to_move == Color::White && st.ply::<N, W, 1, R>(board, cfg, rng, &mut on_play));
+    if !done {
+        while !st.ply::<N, W, 0, R>(board, cfg, rng, &mut on_play)
+            && !st.ply::<N, W, 1, R>(board, cfg, rng, &mut on_play)
+        {}
     }
-    (moves, passes < 2)
+    (st.moves, st.passes < 2)
 }
 
 /// The bench's playout: plays from `board` (left in the final position) and scores it.

@@ -19,6 +19,7 @@
 
 pub mod layout;
 mod legal;
+pub(crate) use legal::color_of;
 mod play;
 mod verify;
 
