@@ -43,7 +43,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// combined (a branch on the eye shape mispredicted 0.46 times a move; see perf/).
     /// Compiled once a colour (`C` is the colour's index), so that the colour's byte
     /// positions are constants.
-    #[inline(never)]
+    #[inline(always)]
     fn is_surrounded_candidate_mut<const C: usize>(&mut self, m: usize, w: Word) -> bool {
         let c = color_of::<C>();
         let eye = eye_shape(c, w);
