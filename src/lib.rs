@@ -30,6 +30,8 @@
 //! and `cli` take [`mcts::Limits`] and the search parameters from `mcts` instead of through
 //! `engine`.
 
+#![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+
 pub mod board;
 pub mod cli;
 pub mod cpu;

@@ -211,13 +211,14 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
         t
     };
 
-    /// The on-board orthogonal neighbours of the on-board bit index `i`.
+    /// The on-board orthogonal neighbours of bit index `i` (none for an off-board index).
+    ///
+    /// # Panics
+    /// If `i` is not below [`Bitboard::CAPACITY`] (`64 * W`).
     #[must_use]
     #[inline(always)]
     pub fn neighbours_of(i: usize) -> Bitboard<W> {
-        debug_assert!(Self::ONBOARD.contains(i));
-        // SAFETY: on-board bit indices are below `64 * W`, the flattened table length.
-        unsafe { *Self::NEIGHBOURS.as_flattened().get_unchecked(i) }
+        Self::NEIGHBOURS.as_flattened()[i]
     }
 
     /// The empty-point list of the empty board: every on-board bit index in increasing order
@@ -264,17 +265,13 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     };
 
     /// Zobrist key of a stone of colour index `c` on bit index `i`.
+    ///
+    /// # Panics
+    /// If `c` is not 0 or 1, or `i` is not below [`Bitboard::CAPACITY`] (`64 * W`).
     #[must_use]
     #[inline(always)]
     pub fn key(c: usize, i: usize) -> u64 {
-        debug_assert!(c < 2 && Self::ONBOARD.contains(i));
-        // SAFETY: callers pass a colour index (0 or 1) and an on-board bit index (< 64 * W).
-        unsafe {
-            *Self::ZOBRIST
-                .get_unchecked(c & 1)
-                .as_flattened()
-                .get_unchecked(i)
-        }
+        Self::ZOBRIST[c].as_flattened()[i]
     }
 }
 

@@ -106,3 +106,79 @@ macro_rules! with_board_size {
         }
     }};
 }
+
+/// The public board API on indices off the board: a clean panic where the documentation says
+/// so, an error or a plain answer otherwise, never a read outside the board (the fuzz target
+/// `board_api` drives the same API with arbitrary indices under the sanitizers).
+#[cfg(test)]
+mod out_of_range {
+    use super::*;
+
+    #[test]
+    #[should_panic(expected = "index out of bounds")]
+    fn neighbours_of_an_index_beyond_the_capacity_panics() {
+        let _ = Geometry::<9, 2>::neighbours_of(100_000);
+    }
+
+    #[test]
+    #[should_panic(expected = "index out of bounds")]
+    fn zobrist_key_of_an_index_beyond_the_capacity_panics() {
+        let _ = Geometry::<9, 2>::key(0, 128);
+    }
+
+    #[test]
+    #[should_panic(expected = "index out of bounds")]
+    fn zobrist_key_of_a_colour_index_beyond_white_panics() {
+        let _ = Geometry::<9, 2>::key(2, 0);
+    }
+
+    #[test]
+    #[should_panic(expected = "bit index out of range")]
+    fn a_point_beyond_every_board_panics() {
+        let _ = Point::from_index(usize::from(u16::MAX) + 1);
+    }
+
+    #[test]
+    #[should_panic(expected = "index out of bounds")]
+    fn play_unchecked_far_off_the_board_panics() {
+        let mut b = Board9::new();
+        b.play_unchecked(Color::Black, Point::from_index(usize::from(u16::MAX)));
+    }
+
+    #[test]
+    fn off_board_moves_are_refused_and_queries_answer() {
+        let mut b = Board9::new();
+        for (k, m) in ["E5", "D5", "E4", "D4", "F5"].iter().enumerate() {
+            let (x, y) = (
+                usize::from(m.as_bytes()[0] - b'A'),
+                usize::from(m.as_bytes()[1] - b'1'),
+            );
+            let c = if k % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            b.play(c, Move::Play(Board9::point(x, y).unwrap())).unwrap();
+        }
+        let before = b.clone();
+        for i in 0..=usize::from(u16::MAX) {
+            let p = Point::from_index(i);
+            let on = Board9::is_on_board(p);
+            if !on {
+                assert_eq!(
+                    b.play(Color::White, Move::Play(p)),
+                    Err(IllegalMove::OffBoard)
+                );
+                assert!(!b.is_legal(Color::Black, p));
+            }
+            assert_eq!(b.color_at(p).is_some(), b.chain_at(p).is_some());
+            let _ = (b.liberties(p), b.cell_at(i), b.ring_code(i));
+            let _ = (b.stone_libs(i), b.stone_root(i), b.stone_chain(i).size);
+            if i < Bitboard::<2>::CAPACITY {
+                let _ = b.libs_after_lower_bound(Color::Black, i);
+            }
+        }
+        assert!(b == before);
+        b.verify().unwrap();
+    }
+}

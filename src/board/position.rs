@@ -273,11 +273,10 @@ impl<const N: usize, const W: usize> Board<N, W> {
     #[must_use]
     #[inline(always)]
     pub fn color_at(&self, p: Point) -> Option<Color> {
-        match self.cell(p.index()) {
-            v if v == cell_of(0) => Some(Color::Black),
-            v if v == cell_of(1) => Some(Color::White),
-            _ => None,
-        }
+        // The stone masks, not the mailbox: a cell also answers for indices off the board.
+        Color::ALL
+            .into_iter()
+            .find(|&c| self.stones[c].contains(p.index()))
     }
 
     /// Zobrist hash of the stones (not of the side to move or ko).
@@ -316,15 +315,20 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.chain_at(p).map_or(0, |ch| ch.lib_count)
     }
 
-    // The four accessors below take bit indices of on-board points (below `64 * W` by the
-    // layout; roots are such points too) and skip the bounds checks that profiling showed to be
-    // a tenth of the playout's instructions.
+    // The four accessors below take bit indices of on-board points (roots are such points
+    // too). They clamp the index to the tables' last entry instead of checking it: the clamp is
+    // branch-free and lets the compiler drop the bounds check (checks cost a tenth of the
+    // playout's instructions when profiled), and an index off the tables, which only a broken
+    // precondition can give, reads or writes a wrong entry of the board, never memory outside
+    // it.
+
+    /// The last index of the `root` and `chains` tables.
+    const LAST: usize = 64 * W - 1;
 
     #[inline(always)]
     fn root_of(&self, i: usize) -> usize {
         debug_assert!(Geometry::<N, W>::ONBOARD.contains(i));
-        // SAFETY: `i` is an on-board bit index, so `i < 64 * W`, the flattened length.
-        usize::from(unsafe { *self.root.as_flattened().get_unchecked(i) })
+        usize::from(self.root.as_flattened()[i.min(Self::LAST)])
     }
 
     #[inline(always)]
@@ -332,22 +336,19 @@ impl<const N: usize, const W: usize> Board<N, W> {
         debug_assert!(
             Geometry::<N, W>::ONBOARD.contains(i) && Geometry::<N, W>::ONBOARD.contains(r)
         );
-        // SAFETY: as in `root_of`.
-        unsafe { *self.root.as_flattened_mut().get_unchecked_mut(i) = r as u16 };
+        self.root.as_flattened_mut()[i.min(Self::LAST)] = r as u16;
     }
 
     #[inline(always)]
     fn chain(&self, r: usize) -> &Chain<W> {
         debug_assert!(Geometry::<N, W>::ONBOARD.contains(r));
-        // SAFETY: `r` is a root, hence an on-board bit index below `64 * W`.
-        unsafe { self.chains.as_flattened().get_unchecked(r) }
+        &self.chains.as_flattened()[r.min(Self::LAST)]
     }
 
     #[inline(always)]
     fn chain_mut(&mut self, r: usize) -> &mut Chain<W> {
         debug_assert!(Geometry::<N, W>::ONBOARD.contains(r));
-        // SAFETY: as in `chain`.
-        unsafe { self.chains.as_flattened_mut().get_unchecked_mut(r) }
+        &mut self.chains.as_flattened_mut()[r.min(Self::LAST)]
     }
 
     // ----- legality -----
@@ -507,7 +508,8 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.ko = NO_KO;
     }
 
-    /// Plays a stone of `c` on `p`. Caller guarantees: the move is legal (`check` would be `Ok`).
+    /// Plays a stone of `c` on `p`. Caller guarantees: the move is legal (`check` would be `Ok`);
+    /// an illegal one leaves the board inconsistent, though never touching memory outside it.
     #[inline(always)]
     pub fn play_unchecked(&mut self, c: Color, p: Point) {
         let i = p.index();
@@ -661,35 +663,40 @@ impl<const N: usize, const W: usize> Board<N, W> {
         code
     }
 
+    // The raw-index views below serve the playout policies inside the crate. Each takes the
+    // bit index of a stone (or of an empty point); given another index it answers for a wrong
+    // entry of the board, never reading outside it.
+
     /// Liberty count of the chain on the stone `i`. Precondition: `i` holds a stone.
     #[must_use]
     #[inline(always)]
-    pub fn lib_count_of(&self, i: usize) -> u32 {
+    pub(crate) fn stone_libs(&self, i: usize) -> u32 {
         self.chain(self.root_of(i)).lib_count
     }
 
     /// The chain on the stone `i`. Precondition: `i` holds a stone.
     #[must_use]
     #[inline(always)]
-    pub fn chain_of(&self, i: usize) -> &Chain<W> {
+    pub(crate) fn stone_chain(&self, i: usize) -> &Chain<W> {
         self.chain(self.root_of(i))
     }
 
     /// The root point (chain identity) of the stone `i`. Precondition: `i` holds a stone.
     #[must_use]
     #[inline(always)]
-    pub fn root_at(&self, i: usize) -> usize {
+    pub(crate) fn stone_root(&self, i: usize) -> usize {
         self.root_of(i)
     }
 
-    /// Liberties the chain of a stone `c` would play on the empty point `i` would have, not
-    /// counting the ko rule: the empty neighbours of `i`, the liberties of `c`'s chains next to
-    /// it (less `i`), and the points of next-door opponent chains in atari, which the move
-    /// captures (only the captured stones next to `i` are counted as new liberties, a lower
-    /// bound when the capture frees more of the chain's outline).
+    /// A lower bound on the liberties the chain of a stone `c` would play on the empty point
+    /// `i` would have, not counting the ko rule: the empty neighbours of `i`, the liberties of
+    /// `c`'s chains next to it (less `i`), and the points of next-door opponent chains in atari,
+    /// which the move captures (only the captured stones next to `i` are counted as new
+    /// liberties: the capture may free more of the chain's outline). Precondition: `i` is on
+    /// the board.
     #[must_use]
     #[inline(always)]
-    pub fn libs_after(&self, c: Color, i: usize) -> u32 {
+    pub(crate) fn libs_after_lower_bound(&self, c: Color, i: usize) -> u32 {
         let own = cell_of(c.index());
         let opp = cell_of((!c).index());
         let mut libs = Geometry::<N, W>::neighbours_of(i) & self.empty;

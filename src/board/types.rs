@@ -90,11 +90,15 @@ impl<T> IndexMut<Color> for ByColor<T> {
 pub struct Point(u16);
 
 impl Point {
-    /// The point with bit index `i`; the caller keeps `i` on the board it uses it with.
+    /// The point with bit index `i`. Any index makes a `Point`; whether it is on a board is for
+    /// that board to say (`Board::is_on_board`; its checked methods reject the others).
+    ///
+    /// # Panics
+    /// If `i` does not fit a bit index of any board (`i > u16::MAX`).
     #[must_use]
     #[inline(always)]
     pub const fn from_index(i: usize) -> Point {
-        debug_assert!(i < u16::MAX as usize);
+        assert!(i <= u16::MAX as usize, "bit index out of range");
         Point(i as u16)
     }
 

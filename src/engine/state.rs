@@ -278,14 +278,14 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             let mut own_in_atari = false;
             for q in Geometry::<N, W>::around(i) {
                 let v = b.cell_at(q);
-                if v == opp && b.lib_count_of(q) == 1 {
+                if v == opp && b.stone_libs(q) == 1 {
                     captures = true;
                 } else if v == own {
                     has_own = true;
-                    own_in_atari |= b.lib_count_of(q) == 1;
+                    own_in_atari |= b.stone_libs(q) == 1;
                 }
             }
-            let libs = b.libs_after(c, i);
+            let libs = b.libs_after_lower_bound(c, i);
             if captures {
                 won(&mut s, w);
             } else if libs <= 1 {

@@ -57,20 +57,20 @@ pub fn seki<const N: usize, const W: usize>(board: &Board<N, W>) -> Bitboard<W> 
     let captures = |c: Color, p: usize| {
         Geometry::<N, W>::around(p)
             .into_iter()
-            .any(|q| board.stones(!c).contains(q) && board.lib_count_of(q) == 1)
+            .any(|q| board.stones(!c).contains(q) && board.stone_libs(q) == 1)
     };
     // A point neither side can play without a self-atari that captures nothing.
     let mutual = |p: usize| {
         Color::ALL
             .iter()
-            .all(|&c| board.libs_after(c, p) <= 1 && !captures(c, p))
+            .all(|&c| board.libs_after_lower_bound(c, p) <= 1 && !captures(c, p))
     };
     // Candidate strings (stones) and the opponent stones on their shared liberties.
     let mut strings: Vec<(Bitboard<W>, Bitboard<W>)> = Vec::new();
     for c in Color::ALL {
         let mut todo = board.stones(c);
         while let Some(s) = todo.first() {
-            let ch = board.chain_of(s);
+            let ch = board.stone_chain(s);
             todo -= ch.stones;
             let opp = board.stones(!c);
             let shared = ch.libs & Geometry::<N, W>::neighbours(opp);

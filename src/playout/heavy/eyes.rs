@@ -48,7 +48,7 @@ fn surrounded<const N: usize, const W: usize>(board: &Board<N, W>, c: Color, i: 
     let own = cell_of(c.index());
     Geometry::<N, W>::around(i).into_iter().all(|q| {
         let v = board.cell_at(q);
-        v == CELL_OFF || (v == own && board.lib_count_of(q) >= 2)
+        v == CELL_OFF || (v == own && board.stone_libs(q) >= 2)
     })
 }
 
@@ -90,5 +90,5 @@ fn self_atari<const N: usize, const W: usize>(board: &Board<N, W>, c: Color, i: 
     Geometry::<N, W>::around(i)
         .into_iter()
         .any(|q| board.cell_at(q) == own)
-        && board.libs_after(c, i) <= 1
+        && board.libs_after_lower_bound(c, i) <= 1
 }

@@ -84,7 +84,7 @@ impl Mover<'_> {
         let own = cell_of(c.index());
         let mut urgent = Urgent::new();
         if board.cell_at(last) == cell_of((!c).index()) {
-            let ch = board.chain_of(last);
+            let ch = board.stone_chain(last);
             if ch.lib_count == 1 {
                 if let Some(l) = ch.libs.first() {
                     urgent.add(l, 1);
@@ -92,22 +92,22 @@ impl Mover<'_> {
             }
         }
         for q in Geometry::<N, W>::around(last) {
-            if board.cell_at(q) != own || board.lib_count_of(q) != 1 {
+            if board.cell_at(q) != own || board.stone_libs(q) != 1 {
                 continue;
             }
-            let ch = board.chain_of(q);
+            let ch = board.stone_chain(q);
             let lib = ch.libs.first().unwrap_or(0);
             // Capture an attacker in atari.
             let attackers = Geometry::<N, W>::neighbours(ch.stones) & board.stones(!c);
             for a in attackers {
-                if board.lib_count_of(a) == 1 {
-                    if let Some(l) = board.chain_of(a).libs.first() {
+                if board.stone_libs(a) == 1 {
+                    if let Some(l) = board.stone_chain(a).libs.first() {
                         urgent.add(l, 1);
                     }
                 }
             }
             // Extend, if that gains liberties.
-            if board.libs_after(c, lib) >= 2 {
+            if board.libs_after_lower_bound(c, lib) >= 2 {
                 urgent.add(lib, 1);
             }
         }
@@ -128,13 +128,13 @@ impl Mover<'_> {
         let mut n = 0;
         if board.cell_at(last) == cell_of((!c).index()) {
             strings[0] = last;
-            seen[0] = board.root_at(last);
+            seen[0] = board.stone_root(last);
             n = 1;
         }
         let own = cell_of(c.index());
         for q in Geometry::<N, W>::around(last) {
             if board.cell_at(q) == own {
-                let r = board.root_at(q);
+                let r = board.stone_root(q);
                 if !seen[..n].contains(&r) {
                     seen[n] = r;
                     strings[n] = q;
@@ -143,21 +143,21 @@ impl Mover<'_> {
             }
         }
         for &s in &strings[..n] {
-            let ch = board.chain_of(s);
+            let ch = board.stone_chain(s);
             if ch.lib_count != 2 {
                 continue;
             }
             let col = if board.cell_at(s) == own { c } else { !c };
             let nbrs = Geometry::<N, W>::neighbours(ch.stones) & board.stones(!col);
-            if nbrs.iter().any(|a| board.lib_count_of(a) == 1) {
+            if nbrs.iter().any(|a| board.stone_libs(a) == 1) {
                 continue; // an adjacent string in atari: the capture rules are in charge
             }
             let mut libs = ch.libs.iter();
             let (Some(l1), Some(l2)) = (libs.next(), libs.next()) else {
                 continue;
             };
-            let n1 = board.libs_after(col, l1);
-            let n2 = board.libs_after(col, l2);
+            let n1 = board.libs_after_lower_bound(col, l1);
+            let n2 = board.libs_after_lower_bound(col, l2);
             let size = ch.size;
             let (defend, attack, threat) = (1000 * size, 10000 * size, 200 * size);
             if col == c {
@@ -236,7 +236,7 @@ impl Mover<'_> {
         rng: &mut R,
     ) -> Option<usize> {
         self.ring_move(board, c, last, rng, |q| {
-            self.pats.matches(board.ring_code(q)) && board.libs_after(c, q) >= 2
+            self.pats.matches(board.ring_code(q)) && board.libs_after_lower_bound(c, q) >= 2
         })
     }
 
