@@ -24,11 +24,11 @@
 //!   cli        `tengen bench`, `profile`, `gtp`, `match` (src/main.rs stays thin)
 //! ```
 //!
-//! `cli` also runs [`playout::batch`] directly (`tengen bench`). Below every layer, [`cpu`]
-//! detects the instruction set once and runs the hot loops compiled for it, and [`rng`] holds
-//! the splitmix64 hash that seeds and Zobrist keys come from. One edge is still to go: `gtp`
-//! and `cli` take [`mcts::Limits`] and the search parameters from `mcts` instead of through
-//! `engine`.
+//! `gtp` and `cli` reach the search only through [`engine`] (which re-exports the search
+//! parameters and limits); `cli` also runs [`playout::batch`] directly (`tengen bench`). `mcts`
+//! imports nothing Go-specific: from `board` only the two colours and the bitboards (as action
+//! sets). Below every layer, [`cpu`] detects the instruction set once and runs the hot loops
+//! compiled for it, and [`rng`] holds the splitmix64 hash that seeds and Zobrist keys come from.
 
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 

@@ -43,7 +43,8 @@ const GOLDEN_19_BLACK_WINS: u64 = 8;
 const GOLDEN_19_SCORE_SUM: f64 = -122.0;
 const GOLDEN_19_CAPPED: u64 = 0;
 
-/// Mean plies per playout of the reference game (KERNEL.md section 1), measured on Go-Board.
+/// Mean plies per playout of the reference game (the README's *reference light playout*),
+/// measured on Go-Board.
 const REFERENCE_MEAN_MOVES_9: f64 = 110.5;
 const REFERENCE_MEAN_MOVES_19: f64 = 454.0;
 

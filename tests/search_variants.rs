@@ -1,5 +1,5 @@
 //! The search variants on toy games with known answers and on Go positions: the mix backup
-//! operator, seed 000's stop rule, the flat searcher (progressive pruning, all-moves-as-first,
+//! operator, Cazenave's stop rule, the flat searcher (progressive pruning, all-moves-as-first,
 //! depth-2 min-max), the transposition table, and pondering over a pipe.
 
 use rand_core::RngCore;
@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 use tengen::board::{ByColor, Color};
 use tengen::engine::player::{new_engine, Decision, Engine, EngineConfig, GenmoveOptions};
-use tengen::game::{GoMove, Vertex};
+use tengen::game::{Vertex, VertexMove};
 use tengen::mcts::{
     Action, ActionSet, Algorithm, Backup, FlatOutcome, Limits, Params, Rollout, SearchGame,
     Searcher, StopReason,
@@ -167,7 +167,7 @@ fn mix_value_moves_from_mean_towards_max_as_visits_grow() {
 #[test]
 fn mix_backup_finds_the_best_move() {
     let game = Coins::new(&[&[0.4], &[0.6], &[0.5]]);
-    // The exploration of the presets that use the mix (seed 000's `sqrt(log t / (10 s))`):
+    // The exploration of the presets that use the mix (Cazenave's `sqrt(log t / (10 s))`):
     // without RAVE, the default c = 0.1 can leave the best move behind after an unlucky start.
     let mut s = Searcher::new(Params {
         backup: Backup::Mix,
@@ -420,7 +420,7 @@ fn flat_genmove_captures_the_big_group() {
             allow_resign: true,
         };
         let (d, a) = e.genmove(Color::Black, &opts, None);
-        let capture = GoMove::Play("J5".parse().unwrap());
+        let capture = VertexMove::Play("J5".parse().unwrap());
         assert_eq!(d, Decision::Play(capture), "{name}: {:?}", &a.moves[..3]);
         assert!(a.playouts <= n && a.playouts > 0, "{name}");
         let best = &a.moves[0];

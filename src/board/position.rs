@@ -8,6 +8,11 @@
 //!
 //! Beside the bitboards, a byte mailbox (`cell`, see `Geometry::CELL_OFFSET`) answers "what is on
 //! this neighbour" with one load and no bounds test; bitboards stay the source of truth for sets.
+//!
+//! Why one file of about 930 lines: it is the implementation of one type whose invariants (the
+//! stone, empty, chain, root, mailbox, empty-list and hash views agree) every method keeps, in
+//! sections: queries, legality, moves, local views for playout policies, then setup, scoring
+//! and `verify`, which recomputes every view from scratch.
 
 use super::bitboard::Bitboard;
 use super::geometry::{
@@ -771,14 +776,18 @@ impl<const N: usize, const W: usize> Board<N, W> {
         }
     }
 
-    /// Area of colour `c`: its stones and the empty points all of whose neighbours are `c`.
+    /// The playout's area of colour `c`: its stones and the empty points all of whose
+    /// neighbours are `c` (one-point eyes), which is the whole area at the end of a light
+    /// playout. Not Tromp-Taylor's area of a position with larger empty regions: that is
+    /// [`crate::game::tromp_taylor_area`].
     #[must_use]
     pub fn area(&self, c: Color) -> Bitboard<W> {
         let others = self.stones[!c] | self.empty;
         self.stones[c] | (self.empty - Geometry::<N, W>::neighbours(others))
     }
 
-    /// Area score from Black's side, before komi: Black's area minus White's.
+    /// The playout's area score from Black's side, before komi: Black's [`Self::area`] minus
+    /// White's (Tromp-Taylor's is [`crate::game::tromp_taylor_score`]).
     #[must_use]
     pub fn area_score(&self) -> i32 {
         self.area(Color::Black).count() as i32 - self.area(Color::White).count() as i32

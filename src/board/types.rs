@@ -116,7 +116,8 @@ impl fmt::Debug for Point {
     }
 }
 
-/// A move: a stone on a point, or a pass.
+/// A move on one board: a stone on a [`Point`] (its bit index), or a pass. (Coordinates that
+/// hold for any board size are [`VertexMove`](crate::game::VertexMove).)
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Move {
     Play(Point),

@@ -2,8 +2,8 @@
 
 use super::PolicyArgs;
 use crate::engine::player::EngineConfig;
+use crate::engine::{Algorithm, Backup, FlatOutcome, Limits, Params};
 use crate::gtp::{self, Settings};
-use crate::mcts::{Algorithm, Backup, FlatOutcome, Limits, Params};
 use clap::{Parser, ValueEnum};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -79,8 +79,8 @@ pub struct GtpArgs {
     /// [default: mean, or the preset's]
     #[arg(long, value_enum)]
     pub backup: Option<BackupArg>,
-    /// Search algorithm: the UCT tree, or flat Monte Carlo at the root (seed 002).
-    /// [default: uct, or the preset's]
+    /// Search algorithm: the UCT tree, or flat Monte Carlo at the root (Bouzy and Helmstetter
+    /// 2003). [default: uct, or the preset's]
     #[arg(long, value_enum)]
     pub algorithm: Option<AlgorithmArg>,
     /// Flat search: progressive pruning.
@@ -104,8 +104,8 @@ pub struct GtpArgs {
     /// Flat search: depth-2 min-max (statistics per reply, min rule at depth 1).
     #[arg(long)]
     pub depth2: bool,
-    /// Flat search: a playout's outcome, win/loss as +-45 points, or the score (as in seed 002).
-    /// [default: win, or the preset's]
+    /// Flat search: a playout's outcome, win/loss as +-45 points, or the score (as in Bouzy and
+    /// Helmstetter 2003). [default: win, or the preset's]
     #[arg(long, value_enum)]
     pub flat_outcome: Option<OutcomeArg>,
     /// Keep a transposition table of position values across moves; new nodes start from it.

@@ -12,7 +12,7 @@ pub enum EyeArg {
     Eyelike,
     /// Every orthogonal neighbour an own stone not in atari; diagonals ignored.
     Surrounded,
-    /// Seed 000's real eyes: surrounded, plus a diagonal rule counting unprotected empties.
+    /// Cazenave's real eyes: surrounded, plus a diagonal rule counting unprotected empties.
     Real,
 }
 
@@ -39,7 +39,7 @@ pub struct PolicyArgs {
     /// Capture the previous move's string in atari; save own strings it put in atari (on/off).
     #[arg(long, value_name = "ON", value_parser = BoolishValueParser::new())]
     pub atari: Option<bool>,
-    /// Seed 000's two-liberty "playing atari" urgencies (on/off).
+    /// Cazenave's two-liberty "playing atari" urgencies (on/off).
     #[arg(long, value_name = "ON", value_parser = BoolishValueParser::new())]
     pub two_lib: Option<bool>,
     /// MoGo 3x3 patterns around the previous move (on/off).

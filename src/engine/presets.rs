@@ -15,26 +15,26 @@ pub enum Preset {
     /// Light playouts (the kernel's reference playout) with UCT and RAVE: the engine of the
     /// kernel benchmark, and the baseline of every comparison.
     Light,
-    /// Seed 002's Oleg: flat Monte Carlo at the root with all-moves-as-first statistics and a
-    /// constant temperature K = 2 in the playouts, no progressive pruning.
+    /// Bouzy and Helmstetter's Oleg: flat Monte Carlo at the root with all-moves-as-first
+    /// statistics and a constant temperature K = 2 in the playouts, no progressive pruning.
     Oleg,
-    /// Seed 002's Olga: flat Monte Carlo at the root with progressive pruning (r_d = 1,
-    /// sigma_e = 0.2, 100 games per move before pruning), light playouts.
+    /// Bouzy and Helmstetter's Olga: flat Monte Carlo at the root with progressive pruning
+    /// (r_d = 1, sigma_e = 0.2, 100 games per move before pruning), light playouts.
     Olga,
-    /// Seed 000's *base* program: UCT with `mu + sqrt(log t / (10 s))` and Crazy Stone's mix
+    /// Cazenave's *base* program: UCT with `mu + sqrt(log t / (10 s))` and Crazy Stone's mix
     /// backup, no RAVE, playouts that avoid surrounded points and answer ataris.
     GoloisBase,
-    /// Seed 000's *base + eye + stop search*: real eyes instead of surrounded points.
+    /// Cazenave's *base + eye + stop search*: real eyes instead of surrounded points.
     GoloisEye,
-    /// Seed 000's Golois: *base + eye + stop search + playing atari* (two-liberty urgencies).
+    /// Cazenave's Golois: *base + eye + stop search + playing atari* (two-liberty urgencies).
     Golois,
-    /// Seed 001's Orego baseline: RAVE in the tree, a MoGo-like static playout policy.
+    /// Drake's Orego baseline: RAVE in the tree, a MoGo-like static playout policy.
     Orego,
-    /// Seed 001's Orego with last-good-reply playouts.
+    /// Drake's Orego with last-good-reply playouts.
     OregoLgr,
-    /// Seed 004's Teye: UCB1-tuned with RAVE (k = 1000) and MoGo's 3x3 patterns.
+    /// The Teye report's program: UCB1-tuned with RAVE (k = 1000) and MoGo's 3x3 patterns.
     Teye,
-    /// Tengen's default: UCT + RAVE, playouts with atari urgencies, seed 000's two-liberty
+    /// Tengen's default: UCT + RAVE, playouts with atari urgencies, Cazenave's two-liberty
     /// ("playing atari") urgencies, 3x3 patterns and no self-atari (see `perf/strength.md`).
     Tengen,
 }

@@ -8,7 +8,7 @@
 
 use crate::board::geometry::cell_of;
 use crate::board::{Bitboard, Board, ByColor, Color, Geometry, LightBoard, Point};
-use crate::game::area;
+use crate::game::tromp_taylor_area;
 use crate::mcts::tree::Stats;
 use crate::mcts::{Action, Rollout, SearchGame};
 use crate::playout::{heavy_playout, light_playout, HeavyPlayout, MoveLog, PlayoutConfig};
@@ -170,7 +170,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
     #[inline(always)]
     fn rollout<R: RngCore>(&mut self, rng: &mut R) -> Rollout<Bitboard<W>> {
         if self.passes >= 2 {
-            let owner = area::<N, W>(
+            let owner = tromp_taylor_area::<N, W>(
                 self.board.stones(Color::Black),
                 self.board.stones(Color::White),
             );
@@ -308,8 +308,9 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         }
     }
 
-    /// Feeds the constant-temperature policy (seed 002): the values become `exp(K v)` move
-    /// weights in the shared policy tables, used by playouts when `Policy::temperature` is set.
+    /// Feeds the constant-temperature policy (Bouzy and Helmstetter 2003): the values become
+    /// `exp(K v)` move weights in the shared policy tables, used by playouts when
+    /// `Policy::temperature` is set.
     fn set_move_values(&self, color: Color, values: &[f32]) {
         if self.policy.temperature != 0.0 {
             self.tables

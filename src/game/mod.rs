@@ -11,8 +11,8 @@ pub mod handicap;
 pub mod score;
 pub mod vertex;
 
-pub use score::{area, area_score, format_score};
-pub use vertex::{BadVertex, GoMove, Vertex};
+pub use score::{format_score, tromp_taylor_area, tromp_taylor_score};
+pub use vertex::{BadVertex, Vertex, VertexMove};
 
 use crate::board::{Bitboard, Board, Color, Geometry, IllegalMove, Move, Point, SetupError};
 
@@ -158,19 +158,19 @@ impl<const N: usize, const W: usize> Game<N, W> {
     }
 
     /// The board move of `m`, if on this board.
-    pub fn to_board_move(m: GoMove) -> Result<Move, GameError> {
+    pub fn to_board_move(m: VertexMove) -> Result<Move, GameError> {
         match m {
-            GoMove::Pass => Ok(Move::Pass),
-            GoMove::Play(v) => Self::point(v).map(Move::Play).ok_or(GameError::OffBoard),
+            VertexMove::Pass => Ok(Move::Pass),
+            VertexMove::Play(v) => Self::point(v).map(Move::Play).ok_or(GameError::OffBoard),
         }
     }
 
     /// The coordinate form of a board move.
     #[must_use]
-    pub fn to_go_move(m: Move) -> GoMove {
+    pub fn to_go_move(m: Move) -> VertexMove {
         match m {
-            Move::Pass => GoMove::Pass,
-            Move::Play(p) => GoMove::Play(Self::vertex(p)),
+            Move::Pass => VertexMove::Pass,
+            Move::Play(p) => VertexMove::Play(Self::vertex(p)),
         }
     }
 
@@ -330,13 +330,13 @@ impl<const N: usize, const W: usize> Game<N, W> {
     /// Area score from Black's side, komi included, counting every stone on the board as alive.
     #[must_use]
     pub fn tromp_taylor_score(&self) -> f32 {
-        area_score(&self.board, Bitboard::EMPTY, self.komi)
+        tromp_taylor_score(&self.board, Bitboard::EMPTY, self.komi)
     }
 
     /// Area score from Black's side, komi included, with the stones in `dead` removed.
     #[must_use]
     pub fn score_with_dead(&self, dead: Bitboard<W>) -> f32 {
-        area_score(&self.board, dead, self.komi)
+        tromp_taylor_score(&self.board, dead, self.komi)
     }
 }
 
@@ -466,7 +466,7 @@ mod tests {
         assert_eq!(g.moves().len(), 1);
         assert_eq!(g.to_move(), Color::White);
         assert_eq!(
-            G::to_board_move(GoMove::Play(Vertex::new(9, 0))),
+            G::to_board_move(VertexMove::Play(Vertex::new(9, 0))),
             Err(GameError::OffBoard)
         );
     }

@@ -7,7 +7,7 @@ use crate::board::{Bitboard, Board, ByColor, Color, Geometry};
 /// reached through empty points (Tromp-Taylor). Empty regions touching both colours, or
 /// neither, are nobody's.
 #[must_use]
-pub fn area<const N: usize, const W: usize>(
+pub fn tromp_taylor_area<const N: usize, const W: usize>(
     black: Bitboard<W>,
     white: Bitboard<W>,
 ) -> ByColor<Bitboard<W>> {
@@ -28,12 +28,12 @@ pub fn area<const N: usize, const W: usize>(
 
 /// Area score of `board` from Black's side after removing the stones in `dead`, minus `komi`.
 #[must_use]
-pub fn area_score<const N: usize, const W: usize>(
+pub fn tromp_taylor_score<const N: usize, const W: usize>(
     board: &Board<N, W>,
     dead: Bitboard<W>,
     komi: f32,
 ) -> f32 {
-    let a = area::<N, W>(
+    let a = tromp_taylor_area::<N, W>(
         board.stones(Color::Black) - dead,
         board.stones(Color::White) - dead,
     );
@@ -152,7 +152,7 @@ mod tests {
         .fold(Bitboard::EMPTY, |a, b| a | b);
         assert_eq!(s, want);
         // Under area scoring the shared liberty is nobody's and each eye counts for its owner.
-        let a = area::<9, 2>(b.stones(Color::Black), b.stones(Color::White));
+        let a = tromp_taylor_area::<9, 2>(b.stones(Color::Black), b.stones(Color::White));
         assert!(!(a[Color::Black] | a[Color::White]).contains(v(2, 8)));
         assert!(a[Color::Black].contains(v(0, 8)) && a[Color::White].contains(v(4, 8)));
     }
@@ -196,12 +196,15 @@ mod tests {
             . . X O . . . . ."
             .parse()
             .unwrap();
-        let a = area::<9, 2>(b.stones(Color::Black), b.stones(Color::White));
+        let a = tromp_taylor_area::<9, 2>(b.stones(Color::Black), b.stones(Color::White));
         assert_eq!(a[Color::Black].count(), 27);
         assert_eq!(a[Color::White].count(), 54);
-        assert_eq!(area_score(&b, Bitboard::EMPTY, 7.5), 27.0 - 54.0 - 7.5);
+        assert_eq!(
+            tromp_taylor_score(&b, Bitboard::EMPTY, 7.5),
+            27.0 - 54.0 - 7.5
+        );
         let dead = b.stones(Color::White);
-        assert_eq!(area_score(&b, dead, 0.5), 81.0 - 0.5);
+        assert_eq!(tromp_taylor_score(&b, dead, 0.5), 81.0 - 0.5);
     }
 
     #[test]
@@ -218,7 +221,7 @@ mod tests {
             . . . . . . . . ."
             .parse()
             .unwrap();
-        assert_eq!(area_score(&b, Bitboard::EMPTY, 0.0), 0.0);
+        assert_eq!(tromp_taylor_score(&b, Bitboard::EMPTY, 0.0), 0.0);
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Board coordinates that do not depend on the board type: [`Vertex`] and [`GoMove`].
+//! Board coordinates that do not depend on the board type: [`Vertex`] and [`VertexMove`].
 //!
 //! A `Point` is a bit index of one board layout; a `Vertex` is a column and a row, meaningful on
 //! any board large enough. Protocols (GTP, SGF) speak in vertices; a `Game` converts.
@@ -65,32 +65,33 @@ impl FromStr for Vertex {
     }
 }
 
-/// A move given by coordinates: a stone on a vertex, or a pass.
+/// A move given by coordinates, for any board size: a stone on a [`Vertex`], or a pass. (A
+/// board's own [`Move`](crate::board::Move) names the point by its bit index.)
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum GoMove {
+pub enum VertexMove {
     Play(Vertex),
     Pass,
 }
 
-impl fmt::Display for GoMove {
+impl fmt::Display for VertexMove {
     /// GTP form: a vertex or `pass`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GoMove::Play(v) => v.fmt(f),
-            GoMove::Pass => f.write_str("pass"),
+            VertexMove::Play(v) => v.fmt(f),
+            VertexMove::Pass => f.write_str("pass"),
         }
     }
 }
 
-impl FromStr for GoMove {
+impl FromStr for VertexMove {
     type Err = BadVertex;
 
     /// A vertex or `pass` (any case).
-    fn from_str(s: &str) -> Result<GoMove, BadVertex> {
+    fn from_str(s: &str) -> Result<VertexMove, BadVertex> {
         if s.eq_ignore_ascii_case("pass") {
-            Ok(GoMove::Pass)
+            Ok(VertexMove::Pass)
         } else {
-            s.parse().map(GoMove::Play)
+            s.parse().map(VertexMove::Play)
         }
     }
 }
@@ -108,7 +109,7 @@ mod tests {
         for s in ["I5", "A0", "A20", "Z1", "", "A", "5A", "A-1", "A+1", "A01x"] {
             assert!(s.parse::<Vertex>().is_err(), "{s}");
         }
-        assert_eq!("PASS".parse::<GoMove>().unwrap(), GoMove::Pass);
+        assert_eq!("PASS".parse::<VertexMove>().unwrap(), VertexMove::Pass);
         assert!(!Vertex::new(9, 0).is_on(9));
     }
 }

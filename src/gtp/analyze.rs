@@ -103,7 +103,7 @@ pub fn visits_sboard(a: &Analysis) -> String {
     let n = a.size;
     let mut grid = vec![String::from("\"\""); n * n];
     for m in &a.moves {
-        if let crate::game::GoMove::Play(v) = m.mv {
+        if let crate::game::VertexMove::Play(v) = m.mv {
             if m.visits > 0 {
                 let row = n - 1 - usize::from(v.y);
                 grid[row * n + usize::from(v.x)] = m.visits.to_string();

@@ -1,4 +1,5 @@
-//! The GTP front end: `tengen gtp` (see `shared/GTP.md` for what controllers send and expect).
+//! The GTP front end: `tengen gtp` (the README's `tengen gtp` section says what controllers send
+//! and what they get).
 //!
 //! A reader thread turns the input into lines on a channel, so the main loop can wait for the
 //! next command and also notice input while a search runs: `lz-analyze` and `kata-analyze` stream
@@ -52,7 +53,7 @@ mod commands;
 pub mod parse;
 
 use crate::engine::player::{new_engine, Engine, EngineConfig};
-use crate::mcts::Limits;
+use crate::engine::Limits;
 use clock::Clock;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};

@@ -1,7 +1,7 @@
 //! GTP framing: cleaning an input line into a [`Command`], and reading arguments.
 
 use crate::board::Color;
-use crate::game::{GoMove, Vertex};
+use crate::game::{Vertex, VertexMove};
 
 /// One command line: optional id, name, arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,9 +66,9 @@ pub fn color(s: &str) -> Option<Color> {
 
 /// A vertex on a `size` board, or `pass`.
 #[must_use]
-pub fn go_move(s: &str, size: usize) -> Option<GoMove> {
-    match s.parse::<GoMove>().ok()? {
-        GoMove::Play(v) if !v.is_on(size) => None,
+pub fn vertex_move(s: &str, size: usize) -> Option<VertexMove> {
+    match s.parse::<VertexMove>().ok()? {
+        VertexMove::Play(v) if !v.is_on(size) => None,
         m => Some(m),
     }
 }
@@ -76,9 +76,9 @@ pub fn go_move(s: &str, size: usize) -> Option<GoMove> {
 /// A vertex (not `pass`) on a `size` board.
 #[must_use]
 pub fn vertex(s: &str, size: usize) -> Option<Vertex> {
-    match go_move(s, size)? {
-        GoMove::Play(v) => Some(v),
-        GoMove::Pass => None,
+    match vertex_move(s, size)? {
+        VertexMove::Play(v) => Some(v),
+        VertexMove::Pass => None,
     }
 }
 
@@ -112,10 +112,13 @@ mod tests {
     fn arguments() {
         assert_eq!(color("WHITE"), Some(Color::White));
         assert_eq!(color("x"), None);
-        assert_eq!(go_move("pass", 9), Some(GoMove::Pass));
-        assert_eq!(go_move("J9", 9), Some(GoMove::Play(Vertex::new(8, 8))));
-        assert_eq!(go_move("K9", 9), None);
-        assert_eq!(go_move("I5", 19), None);
+        assert_eq!(vertex_move("pass", 9), Some(VertexMove::Pass));
+        assert_eq!(
+            vertex_move("J9", 9),
+            Some(VertexMove::Play(Vertex::new(8, 8)))
+        );
+        assert_eq!(vertex_move("K9", 9), None);
+        assert_eq!(vertex_move("I5", 19), None);
         assert_eq!(vertex("pass", 9), None);
         assert_eq!(float("nan"), None);
         assert_eq!(float("6.5"), Some(6.5));

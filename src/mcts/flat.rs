@@ -1,5 +1,6 @@
-//! Flat Monte Carlo (seed 002): statistics for the root moves only, or for the root moves and
-//! their replies (the depth-2 min-max), with progressive pruning and all-moves-as-first.
+//! Flat Monte Carlo (Bouzy and Helmstetter 2003): statistics for the root moves only, or for the
+//! root moves and their replies (the depth-2 min-max), with progressive pruning and
+//! all-moves-as-first.
 //!
 //! Each playout plays one root move (the next one still in the race, round robin), with the
 //! depth-2 variant one reply to it (its least sampled one), then a random game to the end. Its
@@ -33,9 +34,13 @@
 //!
 //! With AMAF the searcher also hands its current AMAF win rates of both colours to the game
 //! every [`MOVE_VALUES_EVERY`] playouts ([`SearchGame::set_move_values`]), for playout
-//! policies that use them (seed 002, section 4.3).
+//! policies that use them (Bouzy and Helmstetter 2003, section 4.3).
 //!
 //! It runs on the calling thread only ([`Params::threads`] is ignored) and keeps no tree.
+//!
+//! Why one file of about 520 lines (and tests): one searcher with one state (the race of root
+//! moves and their replies), read top to bottom: the statistics, the pruning rules, the loop,
+//! the report.
 
 use super::params::{FlatOutcome, Limits, Params};
 use super::report::{Monitor, Report, StopReason, View};

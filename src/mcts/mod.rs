@@ -166,13 +166,13 @@ pub trait SearchGame: Clone + Send + Sync {
         None
     }
 
-    /// Hook for a playout policy that uses move values (seed 002, section 4.3: a constant
-    /// temperature over the all-moves-as-first means). The flat searcher with AMAF calls it on
-    /// the root state every [`flat::MOVE_VALUES_EVERY`] playouts, once for each colour, with
-    /// `values[a.index()]` the current all-moves-as-first win rate in `[0, 1]` of action `a`
-    /// for `color` (NaN: no data yet; the slice is [`SearchGame::action_space`] long). Playouts
-    /// started afterwards from copies of the root (`clone` or `copy_from`) may use them; the
-    /// values of one call replace the previous ones for that colour. The default ignores them.
+    /// Hook for a playout policy that uses move values (Bouzy and Helmstetter 2003, section 4.3: a
+    /// constant temperature over the all-moves-as-first means). The flat searcher with AMAF calls
+    /// it on the root state every [`flat::MOVE_VALUES_EVERY`] playouts, once for each colour, with
+    /// `values[a.index()]` the current all-moves-as-first win rate in `[0, 1]` of action `a` for
+    /// `color` (NaN: no data yet; the slice is [`SearchGame::action_space`] long). Playouts started
+    /// afterwards from copies of the root (`clone` or `copy_from`) may use them; the values of one
+    /// call replace the previous ones for that colour. The default ignores them.
     fn set_move_values(&self, color: Color, values: &[f32]) {
         let _ = (color, values);
     }

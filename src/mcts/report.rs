@@ -72,8 +72,8 @@ pub struct Report {
     pub root_visits: u32,
     /// Root moves, most visited first (ties: higher win rate first); pruned moves left out.
     /// After a [`StopReason::Decided`] stop on a won position, the move decided on comes first
-    /// (see [`Limits::early_stop`](crate::mcts::Limits::early_stop)); after a flat search, the flat searcher's choice comes
-    /// first and the rest by value (see [`crate::mcts::flat`]).
+    /// (see [`Limits::early_stop`](crate::mcts::Limits::early_stop)); after a flat search, the flat
+    /// searcher's choice comes first and the rest by value (see [`crate::mcts::flat`]).
     pub children: Vec<ChildInfo>,
     /// Mean final score from Black's side over this search's playouts.
     pub score: Option<f32>,

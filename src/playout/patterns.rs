@@ -1,5 +1,5 @@
-//! MoGo-style 3x3 patterns (seeds 003 and 004, after Gelly et al. 2006): a handful of local
-//! shapes around an empty point that make it worth playing right after the opponent's move
+//! MoGo-style 3x3 patterns (Bouzy 2007 and the Teye report, after Gelly et al. 2006): a handful of
+//! local shapes around an empty point that make it worth playing right after the opponent's move
 //! next to it: hane, two kinds of cut, and four edge shapes.
 //!
 //! A neighbourhood is the 16-bit ring code of `Board::ring_code` (the eight surrounding cells,

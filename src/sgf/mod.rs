@@ -6,7 +6,7 @@
 //! Players, result, rules and date are kept for the writer. Anything else is skipped.
 
 use crate::board::{ByColor, Color, MAX_SIZE};
-use crate::game::{GoMove, Vertex};
+use crate::game::{Vertex, VertexMove};
 use std::fmt::Write as _;
 
 /// A game record.
@@ -19,7 +19,7 @@ pub struct Record {
     pub setup: ByColor<Vec<Vertex>>,
     /// Who moves first, if the record says (`PL`).
     pub player: Option<Color>,
-    pub moves: Vec<(Color, GoMove)>,
+    pub moves: Vec<(Color, VertexMove)>,
     pub black_name: Option<String>,
     pub white_name: Option<String>,
     pub result: Option<String>,
@@ -281,9 +281,9 @@ pub fn parse(text: &str) -> Result<Record, SgfError> {
                     };
                     let v = values[0].trim();
                     let m = if v.is_empty() || (v == "tt" && size <= 19) {
-                        GoMove::Pass
+                        VertexMove::Pass
                     } else {
-                        GoMove::Play(point(name, v, size)?)
+                        VertexMove::Play(point(name, v, size)?)
                     };
                     rec.moves.push((c, m));
                 }
@@ -379,8 +379,8 @@ pub fn write(rec: &Record) -> String {
             s.push('\n');
         }
         let v = match m {
-            GoMove::Pass => String::new(),
-            GoMove::Play(v) => sgf_point(v, rec.size),
+            VertexMove::Pass => String::new(),
+            VertexMove::Play(v) => sgf_point(v, rec.size),
         };
         let _ = write!(s, ";{}[{v}]", c.letter());
     }

@@ -3,7 +3,8 @@
 //! A mailbox of `n * n` points addressed by `(x, y)` (column from the left, row from the
 //! bottom), strings and liberties found by flood fill every time they are needed, and legality
 //! decided by trying the move on a scratch copy. Nothing is cached and nothing is bit-parallel:
-//! the point is to be obviously right, not fast. The rules are those of KERNEL.md section 1:
+//! the point is to be obviously right, not fast. The rules are those of the README's
+//! *reference light playout*:
 //!
 //! - a move removes the opponent strings it leaves without liberties, then must leave its own
 //!   string with at least one liberty (suicide of one stone or of many is illegal);
@@ -309,8 +310,8 @@ impl RefBoard {
         self.ko = None;
     }
 
-    /// Whether `p` is eyelike for `c` (KERNEL.md section 1). `p` may hold a stone: only its
-    /// neighbours matter.
+    /// Whether `p` is eyelike for `c` (the README's *reference light playout*). `p` may hold a
+    /// stone: only its neighbours matter.
     pub fn is_eyelike(&self, c: Color, p: Xy) -> bool {
         if self.neighbours(p).any(|q| self.get(q) != Some(c)) {
             return false;

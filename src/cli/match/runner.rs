@@ -4,7 +4,7 @@
 use super::MatchArgs;
 use crate::board::Color;
 use crate::engine::player::{new_engine, Engine, EngineConfig};
-use crate::game::{format_score, GoMove};
+use crate::game::{format_score, VertexMove};
 use crate::gtp::client::{split_command, Client, ClientError};
 use crate::gtp::parse;
 use anyhow::{bail, Context};
@@ -106,7 +106,7 @@ pub(super) struct GameResult {
     pub(super) g: u32,
     pub(super) a_black: bool,
     pub(super) ending: Ending,
-    pub(super) moves: Vec<(Color, GoMove)>,
+    pub(super) moves: Vec<(Color, VertexMove)>,
     /// Names of engines A and B.
     pub(super) names: [String; 2],
 }
@@ -215,7 +215,7 @@ fn play_game(
     judge: &mut dyn Engine,
     max_moves: u32,
     timeout: Duration,
-) -> (Ending, Vec<(Color, GoMove)>) {
+) -> (Ending, Vec<(Color, VertexMove)>) {
     let mut moves = Vec::new();
     let mut passes = 0;
     let mut to_move = Color::Black;
@@ -242,7 +242,7 @@ fn play_game(
         if answer.trim().eq_ignore_ascii_case("resign") {
             return (Ending::Resign(to_move), moves);
         }
-        let Some(m) = parse::go_move(answer.trim(), judge.size()) else {
+        let Some(m) = parse::vertex_move(answer.trim(), judge.size()) else {
             return (
                 Ending::Forfeit(to_move, format!("unreadable move {answer:?}")),
                 moves,
@@ -268,7 +268,7 @@ fn play_game(
             }
             Err(e) => return (Ending::Forfeit(!to_move, crash(&e)), moves),
         }
-        passes = if m == GoMove::Pass { passes + 1 } else { 0 };
+        passes = if m == VertexMove::Pass { passes + 1 } else { 0 };
         if passes == 2 {
             break;
         }
@@ -285,7 +285,7 @@ fn crash(e: &ClientError) -> String {
 fn score_game(
     referee: Option<&mut Client>,
     judge: &mut dyn Engine,
-    moves: &[(Color, GoMove)],
+    moves: &[(Color, VertexMove)],
     size: usize,
     komi: f32,
     timeout: Duration,

@@ -3,7 +3,7 @@
 
 use super::runner::{Ending, GameResult};
 use crate::board::Color;
-use crate::game::GoMove;
+use crate::game::VertexMove;
 
 /// Win rate `p` with its 95 % Wilson interval, from `wins` (draws count half) out of `n`.
 pub(super) fn wilson(wins: f64, n: f64) -> (f64, f64, f64) {
@@ -37,7 +37,8 @@ pub(super) fn fmt_elo(e: f64) -> String {
 }
 
 /// A's score margins in the games counted on the board (not resigned, not forfeited): the
-/// paper measure of seed 002, whose tables give mean relative scores rather than win rates.
+/// paper measure of Bouzy and Helmstetter 2003, whose tables give mean relative scores rather than
+/// win rates.
 #[derive(Default)]
 pub(super) struct Margins {
     n: u32,
@@ -97,7 +98,7 @@ impl Margins {
 /// streams each stream plays one colour of A's.
 #[derive(Default)]
 pub(super) struct Repeats {
-    first: std::collections::HashMap<(bool, Vec<(Color, GoMove)>), u32>,
+    first: std::collections::HashMap<(bool, Vec<(Color, VertexMove)>), u32>,
     /// Games that repeat an earlier one.
     pub(super) count: u32,
 }

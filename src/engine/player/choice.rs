@@ -4,7 +4,7 @@
 use super::{Analysis, Decision, GenmoveOptions, GoEngine, Watch};
 use crate::board::{Bitboard, Color, Move};
 use crate::engine::state::{GoState, PASS};
-use crate::game::GoMove;
+use crate::game::VertexMove;
 
 /// How much better than every other move an uninvited pass must look to be played.
 const PASS_MARGIN: f32 = 0.05;
@@ -36,7 +36,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
                 theirs_dead |= !(dead & self.game.board().stones(!c)).is_empty();
             }
             if wins && !(opts.cleanup && theirs_dead) {
-                return (Decision::Play(GoMove::Pass), Analysis::empty(N, c));
+                return (Decision::Play(VertexMove::Pass), Analysis::empty(N, c));
             }
             forbid_pass = !wins;
         }
@@ -98,7 +98,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         {
             return (Decision::Resign, analysis);
         }
-        let mv = choice.map_or(GoMove::Pass, Self::go_move);
+        let mv = choice.map_or(VertexMove::Pass, Self::vertex_move);
         (Decision::Play(mv), analysis)
     }
 }

@@ -6,7 +6,7 @@ use super::{
 };
 use crate::board::{Bitboard, Board, ByColor, Color, Move};
 use crate::engine::state::{GoState, PASS};
-use crate::game::{Game, GameError, GoMove, Vertex};
+use crate::game::{Game, GameError, Vertex, VertexMove};
 use crate::mcts::{Action, Limits, Monitor, Report, Searcher, View};
 use crate::playout::PolicyTables;
 use std::sync::Arc;
@@ -48,10 +48,10 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         &self.game
     }
 
-    pub(super) fn go_move(a: Action) -> GoMove {
+    pub(super) fn vertex_move(a: Action) -> VertexMove {
         match GoState::<N, W>::point(a) {
-            Some(p) => GoMove::Play(Game::<N, W>::vertex(p)),
-            None => GoMove::Pass,
+            Some(p) => VertexMove::Play(Game::<N, W>::vertex(p)),
+            None => VertexMove::Pass,
         }
     }
 
@@ -149,13 +149,13 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             .children
             .iter()
             .map(|ch| MoveInfo {
-                mv: Self::go_move(ch.action),
+                mv: Self::vertex_move(ch.action),
                 visits: ch.visits,
                 winrate: ch.winrate,
                 score_lead: ch.score.map(|s| s * sign),
                 amaf_winrate: ch.amaf_winrate,
                 amaf_visits: ch.amaf_visits,
-                pv: ch.pv.iter().map(|&a| Self::go_move(a)).collect(),
+                pv: ch.pv.iter().map(|&a| Self::vertex_move(a)).collect(),
             })
             .collect();
         Analysis {
@@ -254,7 +254,7 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
         self.game.board().captured(c)
     }
 
-    fn history(&self) -> Vec<(Color, GoMove)> {
+    fn history(&self) -> Vec<(Color, VertexMove)> {
         self.game
             .moves()
             .iter()
@@ -278,11 +278,11 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
         self.game.handicap()
     }
 
-    fn play(&mut self, c: Color, m: GoMove) -> Result<(), GameError> {
+    fn play(&mut self, c: Color, m: VertexMove) -> Result<(), GameError> {
         self.game.play(c, Game::<N, W>::to_board_move(m)?)
     }
 
-    fn check(&self, c: Color, m: GoMove) -> Result<(), GameError> {
+    fn check(&self, c: Color, m: VertexMove) -> Result<(), GameError> {
         self.game.check(c, Game::<N, W>::to_board_move(m)?)
     }
 
@@ -344,8 +344,8 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
                 if self.play(c, m).is_err() {
                     // Every root move is legal by construction; if that ever fails, pass.
                     debug_assert!(false, "search chose an illegal move {m}");
-                    let _ = self.play(c, GoMove::Pass);
-                    return (Decision::Play(GoMove::Pass), a);
+                    let _ = self.play(c, VertexMove::Pass);
+                    return (Decision::Play(VertexMove::Pass), a);
                 }
             }
         }

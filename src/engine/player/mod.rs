@@ -30,7 +30,7 @@ mod go_engine;
 pub use go_engine::GoEngine;
 
 use crate::board::{Board, ByColor, Color};
-use crate::game::{GameError, GoMove, Vertex};
+use crate::game::{GameError, Vertex, VertexMove};
 use crate::mcts::{Limits, Params, StopReason};
 use crate::playout::Policy;
 use std::ops::ControlFlow;
@@ -65,7 +65,7 @@ impl Default for EngineConfig {
 /// What the search thinks of one move, in coordinates and from the mover's side.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveInfo {
-    pub mv: GoMove,
+    pub mv: VertexMove,
     pub visits: u32,
     /// Win rate for the player to move, `[0, 1]`.
     pub winrate: f32,
@@ -75,7 +75,7 @@ pub struct MoveInfo {
     pub amaf_winrate: f32,
     pub amaf_visits: u32,
     /// Principal variation, starting with `mv`.
-    pub pv: Vec<GoMove>,
+    pub pv: Vec<VertexMove>,
 }
 
 /// A search result in coordinates.
@@ -125,7 +125,7 @@ impl Analysis {
 /// A move decision.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Decision {
-    Play(GoMove),
+    Play(VertexMove),
     Resign,
 }
 
@@ -173,14 +173,14 @@ pub trait Engine: Send {
     /// Captured stones of colour `c` so far.
     fn captured(&self, c: Color) -> u32;
     /// Moves since the setup position.
-    fn history(&self) -> Vec<(Color, GoMove)>;
+    fn history(&self) -> Vec<(Color, VertexMove)>;
     /// Stones of the setup position (handicap or loaded), Black's then White's.
     fn setup_stones(&self) -> ByColor<Vec<Vertex>>;
     /// Side to move in the setup position.
     fn setup_to_move(&self) -> Color;
     fn handicap(&self) -> usize;
-    fn play(&mut self, c: Color, m: GoMove) -> Result<(), GameError>;
-    fn check(&self, c: Color, m: GoMove) -> Result<(), GameError>;
+    fn play(&mut self, c: Color, m: VertexMove) -> Result<(), GameError>;
+    fn check(&self, c: Color, m: VertexMove) -> Result<(), GameError>;
     fn undo(&mut self) -> Result<(), GameError>;
     fn fixed_handicap(&mut self, n: usize) -> Result<Vec<Vertex>, GameError>;
     fn free_handicap(&mut self, n: usize) -> Result<Vec<Vertex>, GameError>;

@@ -4,10 +4,10 @@
 use super::{err, ok};
 use crate::board::Color;
 use crate::engine::player::{Analysis, Watch};
+use crate::engine::Limits;
 use crate::gtp::analyze::{self as format, Dialect};
 use crate::gtp::parse;
 use crate::gtp::{Reply, Server};
-use crate::mcts::Limits;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};

@@ -31,7 +31,8 @@ impl<O: Write, E: Write> Server<O, E> {
         let [c, v] = args else {
             return err("syntax error");
         };
-        let (Some(c), Some(m)) = (parse::color(c), parse::go_move(v, self.engine.size())) else {
+        let (Some(c), Some(m)) = (parse::color(c), parse::vertex_move(v, self.engine.size()))
+        else {
             return err("invalid color or coordinate");
         };
         match self.engine.play(c, m) {

@@ -1,5 +1,6 @@
 //! When a search may stop before its limits: the most visited root move can no longer be
-//! overtaken, or every playout is won or lost ([`Limits::early_stop`](crate::mcts::Limits::early_stop)).
+//! overtaken, or every playout is won or lost
+//! ([`Limits::early_stop`](crate::mcts::Limits::early_stop)).
 
 use super::Shared;
 use crate::mcts::{SearchGame, StopReason};
@@ -30,7 +31,7 @@ impl<G: SearchGame> Shared<'_, G> {
             .or_else(|| self.tree.node(c).stats().mean())
     }
 
-    /// Seed 000's rule for a decided game (see [`decided`]), after at least 1000 playouts of
+    /// Cazenave's rule for a decided game (see [`decided`]), after at least 1000 playouts of
     /// this search.
     pub(super) fn decided(&self) -> Option<Decided> {
         if self.done() < 1000 {
@@ -81,7 +82,7 @@ impl<G: SearchGame> Shared<'_, G> {
     }
 }
 
-/// A decided game (seed 000, section 3.4).
+/// A decided game (Cazenave 2007, section 3.4).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Decided {
     /// Won: play this root child (its arena index).
@@ -94,7 +95,7 @@ pub(super) enum Decided {
 const WON: f32 = 0.999;
 const LOST: f32 = 0.001;
 
-/// Seed 000's stop rule, given the root's value for the player to move and each root child
+/// Cazenave's stop rule, given the root's value for the player to move and each root child
 /// as (id, games, value for the player to move at the root): when the root's value is 1, the
 /// child with value 1 and the most games, if it has more than 50 games; when the root's value
 /// is 0, lost (the engine then resigns or plays on as it is configured). Otherwise `None`: keep

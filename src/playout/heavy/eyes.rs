@@ -52,7 +52,7 @@ fn surrounded<const N: usize, const W: usize>(board: &Board<N, W>, c: Color, i: 
     })
 }
 
-/// Seed 000's diagonal rule: enemy diagonals plus unprotected empty diagonals at most one, or
+/// Cazenave's diagonal rule: enemy diagonals plus unprotected empty diagonals at most one, or
 /// none when the point is on the edge.
 #[inline(always)]
 fn diagonals_hold<const N: usize, const W: usize>(board: &Board<N, W>, c: Color, i: usize) -> bool {

@@ -4,25 +4,25 @@
 //! [`light_playout`](crate::playout::light_playout) unchanged; otherwise [`heavy_playout`]
 //! chooses each move by trying, in order:
 //!
-//! 1. **last good reply** (seed 001): the stored winning reply of the side to move to the
+//! 1. **last good reply** (Drake 2009): the stored winning reply of the side to move to the
 //!    previous move, if it is still a fine move;
-//! 2. **atari urgencies** (seeds 000, 003; MoGo): capture the previous move's string when it is
-//!    in atari, and save own strings it put in atari, by capturing an attacker in atari or by
-//!    extending when that gains liberties;
-//! 3. **playing atari** (seed 000 section 4.2): Golois's urgencies for strings with two
+//! 2. **atari urgencies** (Cazenave 2007, Bouzy 2007; MoGo): capture the previous move's string
+//!    when it is in atari, and save own strings it put in atari, by capturing an attacker in
+//!    atari or by extending when that gains liberties;
+//! 3. **playing atari** (Cazenave 2007 section 4.2): Golois's urgencies for strings with two
 //!    liberties (10000 / 1000 / 200 x size) on the strings at the previous move, drawn against
 //!    a weight of 1 for every other move;
-//! 4. **3x3 patterns** (seeds 003, 004): the MoGo shapes on the empty points around the previous
-//!    move ([`patterns`]);
-//! 5. **last-move locality** (seed 003): with some probability, a random move next to the
+//! 4. **3x3 patterns** (Bouzy 2007, the Teye report): the MoGo shapes on the empty points around
+//!    the previous move ([`patterns`]);
+//! 5. **last-move locality** (Bouzy 2007): with some probability, a random move next to the
 //!    previous one;
 //! 6. a **random move**, uniform over candidates, or drawn with probability `exp(K v)` under a
-//!    **constant temperature** (seed 002 section 4.3).
+//!    **constant temperature** (Bouzy and Helmstetter 2003 section 4.3).
 //!
 //! Candidates obey the chosen **eye rule** ([`EyeRule`]: the kernel's eyelike test, the plain
 //! surrounded-point test, or Golois's real eyes), and may exclude self-ataris. The **mercy rule**
-//! (seed 003) stops a playout when one side has captured a given number of stones more than the
-//! other. Everything is allocation-free: the tables live in [`PolicyTables`], shared by all
+//! (Bouzy 2007) stops a playout when one side has captured a given number of stones more than
+//! the other. Everything is allocation-free: the tables live in [`PolicyTables`], shared by all
 //! threads and kept between moves, and the move record in a caller's [`MoveLog`].
 
 //!

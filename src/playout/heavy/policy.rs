@@ -12,15 +12,15 @@ pub enum EyeRule {
     /// fewer than two enemy diagonals (none on the edge). The light playout's rule.
     Eyelike,
     /// Points whose orthogonal neighbours are all own stones not in atari, diagonals ignored
-    /// (the common rule seed 000 starts from).
+    /// (the common rule Cazenave 2007 starts from).
     Surrounded,
-    /// Real eyes (seed 000 section 4.1): surrounded by own stones not in atari, and the enemy
+    /// Real eyes (Cazenave 2007 section 4.1): surrounded by own stones not in atari, and the enemy
     /// diagonals plus the unprotected empty diagonals are at most one (none on the edge). An
     /// empty diagonal is protected when all its on-board orthogonal neighbours are own stones.
     Real,
 }
 
-/// Last-good-reply variant (seed 001).
+/// Last-good-reply variant (Drake 2009).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lgr {
     Off,

@@ -114,7 +114,7 @@ impl Mover<'_> {
         self.pick(board, c, &mut urgent, 0, rng)
     }
 
-    /// Golois's two-liberty urgencies (seed 000 section 4.2) for the strings at and next to
+    /// Golois's two-liberty urgencies (Cazenave 2007 section 4.2) for the strings at and next to
     /// `last`: the string played there and `c`'s strings touching it. Returns the weighted list.
     fn two_lib_urgencies<const N: usize, const W: usize>(
         &self,
