@@ -6,30 +6,10 @@ use rand_core::RngCore;
 use tengen::board::{ByColor, Color};
 use tengen::mcts::{Action, ActionSet, Limits, Params, Rollout, SearchGame, Searcher};
 
-/// A set of up to 64 actions.
-#[derive(Clone, Copy, Default, Debug)]
-struct Bits(u64);
+#[path = "common/bits.rs"]
+mod bits;
 
-impl ActionSet for Bits {
-    fn contains(&self, a: Action) -> bool {
-        a.index() < 64 && self.0 >> a.index() & 1 != 0
-    }
-    fn insert(&mut self, a: Action) {
-        if a.index() < 64 {
-            self.0 |= 1 << a.index();
-        }
-    }
-    fn remove(&mut self, a: Action) {
-        if a.index() < 64 {
-            self.0 &= !(1 << a.index());
-        }
-    }
-    fn for_each(&self, mut f: impl FnMut(Action)) {
-        (0..64)
-            .filter(|i| self.0 >> i & 1 != 0)
-            .for_each(|i| f(Action(i)));
-    }
-}
+use bits::Bits;
 
 fn random_below<R: RngCore>(rng: &mut R, n: usize) -> usize {
     ((u64::from(rng.next_u32()) * n as u64) >> 32) as usize

@@ -14,30 +14,10 @@ use tengen::mcts::{
     Searcher, StopReason,
 };
 
-/// A set of up to 64 actions.
-#[derive(Clone, Copy, Default, Debug)]
-struct Bits(u64);
+#[path = "common/bits.rs"]
+mod bits;
 
-impl ActionSet for Bits {
-    fn contains(&self, a: Action) -> bool {
-        a.index() < 64 && self.0 >> a.index() & 1 != 0
-    }
-    fn insert(&mut self, a: Action) {
-        if a.index() < 64 {
-            self.0 |= 1 << a.index();
-        }
-    }
-    fn remove(&mut self, a: Action) {
-        if a.index() < 64 {
-            self.0 &= !(1 << a.index());
-        }
-    }
-    fn for_each(&self, mut f: impl FnMut(Action)) {
-        (0..64)
-            .filter(|i| self.0 >> i & 1 != 0)
-            .for_each(|i| f(Action(i)));
-    }
-}
+use bits::Bits;
 
 /// Two moves, Black's then White's (each from `0..table.len()`), then a coin: Black wins with
 /// probability `table[black][white]`. With one row per move and one column, White's move is

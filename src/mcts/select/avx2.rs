@@ -20,12 +20,31 @@ impl Selector {
         // SAFETY: the caller's.
         unsafe {
             if self.rave_mse > 0.0 {
-                return self.select_avx2_mse(tree, node, exclusive);
-            }
-            if self.tuned {
-                self.select_avx2_lanes::<true, false>(tree, node, exclusive)
+                self.select_avx2_mse(tree, node, exclusive)
             } else {
-                self.select_avx2_lanes::<false, false>(tree, node, exclusive)
+                self.select_avx2_schedule::<false>(tree, node, exclusive)
+            }
+        }
+    }
+
+    /// The AVX2 lanes of one `beta` schedule (the minimum-MSE one if `MSE`), UCB1 or
+    /// UCB1-tuned.
+    ///
+    /// # Safety
+    /// As [`Selector::select_avx2`].
+    #[inline(always)]
+    unsafe fn select_avx2_schedule<const MSE: bool>(
+        &self,
+        tree: &Tree,
+        node: usize,
+        exclusive: bool,
+    ) -> Option<usize> {
+        // SAFETY: the caller's.
+        unsafe {
+            if self.tuned {
+                self.select_avx2_lanes::<true, MSE>(tree, node, exclusive)
+            } else {
+                self.select_avx2_lanes::<false, MSE>(tree, node, exclusive)
             }
         }
     }
@@ -39,13 +58,7 @@ impl Selector {
     #[inline(never)]
     unsafe fn select_avx2_mse(&self, tree: &Tree, node: usize, exclusive: bool) -> Option<usize> {
         // SAFETY: the caller's.
-        unsafe {
-            if self.tuned {
-                self.select_avx2_lanes::<true, true>(tree, node, exclusive)
-            } else {
-                self.select_avx2_lanes::<false, true>(tree, node, exclusive)
-            }
-        }
+        unsafe { self.select_avx2_schedule::<true>(tree, node, exclusive) }
     }
 
     /// [`Selector::select`] with eight lanes per AVX2 instruction, written out with the

@@ -160,40 +160,23 @@ impl Mover<'_> {
             let n2 = board.libs_after_lower_bound(col, l2);
             let size = ch.size;
             let (defend, attack, threat) = (1000 * size, 10000 * size, 200 * size);
-            if col == c {
-                // Defend our string: play where it gains, if the other point would leave it weak.
-                if n1 > n2 {
-                    match n2 {
-                        3 => urgent.add(l1, threat),
-                        0..=2 => urgent.add(l1, defend),
-                        _ => {}
-                    }
-                } else if n1 < n2 {
-                    match n1 {
-                        3 => urgent.add(l2, threat),
-                        0..=2 => urgent.add(l2, defend),
-                        _ => {}
-                    }
-                }
-            } else if n1 > n2 {
-                // Attack their string: take the liberty where it would gain most.
-                match n2 {
-                    3 => urgent.add(l1, threat),
-                    0..=2 => urgent.add(l1, attack),
-                    _ => {}
-                }
+            // Defend our string by playing where it gains, if the other point would leave it
+            // weak; attack theirs by taking the liberty where it would gain most.
+            let weight = if col == c { defend } else { attack };
+            // Urgency of liberty `l` when the other would leave the string `other` liberties.
+            let mut urge = |l: usize, other: u32| match other {
+                3 => urgent.add(l, threat),
+                0..=2 => urgent.add(l, weight),
+                _ => {}
+            };
+            if n1 > n2 {
+                urge(l1, n2);
             } else if n1 < n2 {
-                match n1 {
-                    3 => urgent.add(l2, threat),
-                    0..=2 => urgent.add(l2, attack),
-                    _ => {}
-                }
-            } else if n1 == 3 {
-                urgent.add(l1, threat);
-                urgent.add(l2, threat);
-            } else if n1 <= 2 {
-                urgent.add(l1, attack);
-                urgent.add(l2, attack);
+                urge(l2, n1);
+            } else if col != c {
+                // Both liberties gain as much: attack on both.
+                urge(l1, n1);
+                urge(l2, n2);
             }
         }
         urgent
