@@ -129,7 +129,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         }
         for m in 0..Layout::<N, W>::LEN {
             if self.is_stone_cell(m) {
-                let root = board.root_at(m - Layout::<N, W>::OFFSET) + Layout::<N, W>::OFFSET;
+                let root = board.stone_root(m - Layout::<N, W>::OFFSET) + Layout::<N, W>::OFFSET;
                 self.chain[m] = root as u16;
                 if root != m {
                     self.next[m] = self.next[root];
