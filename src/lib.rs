@@ -42,3 +42,4 @@ pub mod mcts;
 pub mod playout;
 pub mod rng;
 pub mod sgf;
+pub mod values;

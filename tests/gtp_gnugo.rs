@@ -1,12 +1,48 @@
 //! A whole 9x9 game between `tengen gtp` and GNU Go, each process checking the other's moves:
 //! every move must be legal for both, and at the end tengen's `final_score` must agree with GNU
-//! Go's under Chinese rules. Skipped, with a notice, when GNU Go is not installed.
+//! Go's under Chinese rules. Reported as skipped in the test summary (tests/harness) when GNU
+//! Go is not installed.
 
+mod harness;
+
+use harness::Outcome;
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
 
 const GNUGO: &str = "/usr/games/gnugo";
+
+fn main() -> ExitCode {
+    harness::run(&[
+        ("full_game_against_gnugo", full_game_against_gnugo),
+        ("gnugo_is_found_in_usr_games", gnugo_is_found_in_usr_games),
+    ])
+}
+
+fn gnugo_missing() -> Option<String> {
+    (!Path::new(GNUGO).exists()).then(|| format!("{GNUGO} not found (apt-get install gnugo)"))
+}
+
+/// `tengen match --b "gnugo --mode gtp"` works on Debian, where `/usr/games` is often missing
+/// from the `PATH` (issue 24, item 5).
+fn gnugo_is_found_in_usr_games() -> Outcome {
+    if let Some(why) = gnugo_missing() {
+        return Outcome::Skipped(why);
+    }
+    let find = tengen::gtp::client::find_program;
+    assert_eq!(
+        find("gnugo", Some(OsStr::new("/nonexistent"))),
+        Path::new(GNUGO)
+    );
+    assert_eq!(find("gnugo", None), Path::new(GNUGO));
+    assert_eq!(find("./gnugo", None), Path::new("./gnugo"));
+    assert_eq!(
+        find("no-such-program-x", None),
+        Path::new("no-such-program-x")
+    );
+    Outcome::Passed
+}
 
 /// A GTP engine in a child process.
 struct Engine {
@@ -99,13 +135,9 @@ fn lead(score: &str) -> f32 {
     }
 }
 
-#[test]
-fn full_game_against_gnugo() {
-    if !Path::new(GNUGO).exists() {
-        eprintln!(
-            "NOTICE: {GNUGO} not found, skipping the game against GNU Go (apt-get install gnugo)"
-        );
-        return;
+fn full_game_against_gnugo() -> Outcome {
+    if let Some(why) = gnugo_missing() {
+        return Outcome::Skipped(why);
     }
     let playouts = if cfg!(debug_assertions) {
         "300"
@@ -173,4 +205,5 @@ fn full_game_against_gnugo() {
         lead(&theirs),
         "tengen says {ours}, GNU Go says {theirs}\n{board}\nmoves: {record:?}"
     );
+    Outcome::Passed
 }

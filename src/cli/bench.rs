@@ -1,8 +1,8 @@
 //! `tengen bench`: the reference light-playout workload, its flags and its report.
 
 use super::progress;
-use crate::board::SUPPORTED_SIZES;
 use crate::playout::batch::{BenchConfig, BenchStats, Limit};
+use crate::values::{self, BadValue};
 use clap::Args;
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -177,74 +177,34 @@ fn text_report(cfg: &BenchConfig, st: &BenchStats) -> String {
 
 // ----- argument parsers: each error says what is accepted -----
 
-fn parse_size(s: &str) -> Result<usize, String> {
-    let t = s.trim();
-    let side = match t.split_once(['x', 'X']) {
-        Some((a, b)) if a.trim() == b.trim() => a.trim(),
-        Some(_) => "",
-        None => t,
-    };
-    side.parse::<usize>()
-        .ok()
-        .filter(|n| SUPPORTED_SIZES.contains(n))
-        .ok_or_else(|| {
-            format!(
-                "board sizes {} to {} are supported (such as 9, 13 or 19; `9x9` also works)",
-                SUPPORTED_SIZES[0],
-                SUPPORTED_SIZES[SUPPORTED_SIZES.len() - 1]
-            )
-        })
+fn parse_size(s: &str) -> Result<usize, BadValue> {
+    values::board_size(s)
 }
 
-/// A whole number; `_` separators are allowed (`200_000`).
-fn parse_whole(s: &str) -> Option<u64> {
-    let t: String = s.trim().chars().filter(|&c| c != '_').collect();
-    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    t.parse().ok()
+fn parse_playouts(s: &str) -> Result<u64, BadValue> {
+    values::count(s, "playouts", 1, u64::MAX)
 }
 
-fn parse_playouts(s: &str) -> Result<u64, String> {
-    parse_whole(s).filter(|&n| n > 0).ok_or_else(|| {
-        format!(
-            "expected a positive whole number of playouts (1 to {})",
-            u64::MAX
-        )
-    })
+fn parse_seconds(s: &str) -> Result<f64, BadValue> {
+    values::positive_seconds(s)
 }
 
-fn parse_seconds(s: &str) -> Result<f64, String> {
-    s.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|x| x.is_finite() && *x > 0.0)
-        .ok_or_else(|| "expected a positive, finite number of seconds (such as 2 or 0.5)".into())
+fn parse_threads(s: &str) -> Result<usize, BadValue> {
+    values::count(s, "threads", 1, MAX_THREADS as u64).map(|n| n as usize)
 }
 
-fn parse_threads(s: &str) -> Result<usize, String> {
-    parse_whole(s)
-        .and_then(|n| usize::try_from(n).ok())
-        .filter(|n| (1..=MAX_THREADS).contains(n))
-        .ok_or_else(|| format!("expected a number of threads from 1 to {MAX_THREADS}"))
+fn parse_seed(s: &str) -> Result<u64, BadValue> {
+    values::count(s, "the seed", 0, u64::MAX)
 }
 
-fn parse_seed(s: &str) -> Result<u64, String> {
-    parse_whole(s).ok_or_else(|| format!("expected a whole number from 0 to {}", u64::MAX))
-}
-
-fn parse_komi(s: &str) -> Result<f32, String> {
-    const MAX: f32 = 1000.0;
-    s.trim()
-        .parse::<f32>()
-        .ok()
-        .filter(|k| k.is_finite() && k.abs() <= MAX)
-        .ok_or_else(|| format!("expected a komi between -{MAX} and {MAX} (such as 7.5 or 6)"))
+fn parse_komi(s: &str) -> Result<f32, BadValue> {
+    values::komi(s)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::SUPPORTED_SIZES;
     use crate::cli::{Cli, Command};
     use clap::Parser;
     use std::time::Duration;
@@ -313,9 +273,15 @@ mod tests {
             (&["--size", "20"], "board sizes 2 to 19"),
             (&["--size", "nine"], "board sizes 2 to 19"),
             (&["--size", "9x13"], "board sizes 2 to 19"),
-            (&["--playouts", "0"], "positive whole number"),
-            (&["--playouts", "-5"], "positive whole number"),
-            (&["--playouts", "1e3"], "positive whole number"),
+            (&["--playouts", "0"], "whole number of playouts, at least 1"),
+            (
+                &["--playouts", "-5"],
+                "whole number of playouts, at least 1",
+            ),
+            (
+                &["--playouts", "1e3"],
+                "whole number of playouts, at least 1",
+            ),
             (&["--seconds", "0"], "positive, finite"),
             (&["--seconds", "inf"], "positive, finite"),
             (&["--seconds", "NaN"], "positive, finite"),
@@ -323,7 +289,7 @@ mod tests {
             (&["--threads", "0"], "from 1 to 1024"),
             (&["--threads", "-2"], "from 1 to 1024"),
             (&["--size", "-9"], "board sizes 2 to 19"),
-            (&["--komi", "nan"], "komi between"),
+            (&["--komi", "nan"], "komi from -1000 to 1000"),
             (&["--seed", "x"], "whole number"),
         ];
         for (args, want) in cases {

@@ -4,6 +4,7 @@ use super::PolicyArgs;
 use crate::engine::player::EngineConfig;
 use crate::engine::{Algorithm, Backup, FlatOutcome, Limits, Params};
 use crate::gtp::{self, Settings};
+use crate::values::{self, BadValue};
 use clap::{Parser, ValueEnum};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -15,16 +16,16 @@ pub struct GtpArgs {
     /// Playouts per move (a cap even under the controller's time control). Without it and
     /// without --seconds: 20000 per move when the controller sets no time, else the clock's
     /// budget alone.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = playouts, allow_negative_numbers = true)]
     pub playouts: Option<u64>,
     /// Seconds per move when the controller sets no time.
-    #[arg(long, value_parser = positive_seconds)]
+    #[arg(long, value_parser = values::positive_seconds, allow_negative_numbers = true)]
     pub seconds: Option<f64>,
     /// Search threads on the shared tree.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(long, default_value_t = 1, value_parser = threads, allow_negative_numbers = true)]
     pub threads: u32,
     /// Resign when the best move's win rate falls below this (0 never resigns).
-    #[arg(long, default_value_t = 0.1, value_parser = unit_interval)]
+    #[arg(long, default_value_t = 0.1, value_parser = win_rate, allow_negative_numbers = true)]
     pub resign: f32,
     /// Search every move to its limit (no stop when the choice is settled).
     #[arg(long)]
@@ -34,40 +35,44 @@ pub struct GtpArgs {
     pub no_rave: bool,
     /// RAVE equivalence parameter k of beta = sqrt(k / (3n + k)) [default: 1000, or the
     /// preset's].
-    #[arg(long)]
+    #[arg(long, value_parser = positive_f32, allow_negative_numbers = true)]
     pub rave_k: Option<f32>,
     /// RAVE bias b of the minimum-MSE schedule beta = m / (n + m + 4 b^2 n m) (m: AMAF
     /// samples), used instead of k when given [default: the k schedule].
-    #[arg(long, value_parser = positive_f32)]
+    #[arg(long, value_parser = positive_f32, allow_negative_numbers = true)]
     pub rave_bias: Option<f32>,
-    /// UCB exploration constant c [default: 0.1, or the preset's].
-    #[arg(long)]
+    /// UCB exploration constant c, 0 or more [default: 0.1, or the preset's].
+    #[arg(long, value_parser = non_negative_f32, allow_negative_numbers = true)]
     pub exploration: Option<f32>,
     /// Use UCB1-tuned instead of UCB1.
     #[arg(long)]
     pub tuned: bool,
     /// Only the first N plies of each playout feed the RAVE (AMAF) statistics; the tree's moves
     /// always do [default: every ply, or the preset's].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_parser = amaf_plies, allow_negative_numbers = true)]
     pub amaf_plies: Option<u32>,
     /// Visits a leaf needs before it is expanded.
-    #[arg(long, default_value_t = Params::default().expand_after)]
+    #[arg(long, default_value_t = Params::default().expand_after, value_parser = visits,
+          allow_negative_numbers = true)]
     pub expand_after: u32,
     /// Tree size limit in nodes (24 bytes each).
-    #[arg(long, default_value_t = Params::default().max_nodes as u64,
-          value_parser = clap::value_parser!(u64).range(1000..=1 << 28))]
+    #[arg(long, default_value_t = Params::default().max_nodes as u64, value_parser = max_nodes,
+          allow_negative_numbers = true)]
     pub max_nodes: u64,
     /// Seed of the playout generators.
-    #[arg(long, default_value_t = Params::default().seed)]
+    #[arg(long, default_value_t = Params::default().seed, value_parser = seed,
+          allow_negative_numbers = true)]
     pub seed: u64,
     /// Playouts of the dead-stone estimate (final_score, final_status_list, passing).
-    #[arg(long, default_value_t = EngineConfig::default().estimate_playouts)]
+    #[arg(long, default_value_t = EngineConfig::default().estimate_playouts,
+          value_parser = playouts, allow_negative_numbers = true)]
     pub estimate_playouts: u64,
-    /// Board size before the controller sets one.
-    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u32).range(2..=19))]
-    pub size: u32,
+    /// Board size before the controller sets one: 2 to 19 (`9` and `9x9` both work).
+    #[arg(long, default_value_t = 19, value_parser = values::board_size,
+          allow_negative_numbers = true)]
+    pub size: usize,
     /// Komi before the controller sets one.
-    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 7.5, value_parser = values::komi, allow_negative_numbers = true)]
     pub komi: f32,
     /// No search summary on stderr.
     #[arg(long)]
@@ -79,8 +84,8 @@ pub struct GtpArgs {
     /// [default: mean, or the preset's]
     #[arg(long, value_enum)]
     pub backup: Option<BackupArg>,
-    /// Search algorithm: the UCT tree, or flat Monte Carlo at the root (Bouzy and Helmstetter
-    /// 2003). [default: uct, or the preset's]
+    /// Search algorithm: the UCT tree, or flat Monte Carlo at the root (seed 002).
+    /// [default: uct, or the preset's]
     #[arg(long, value_enum)]
     pub algorithm: Option<AlgorithmArg>,
     /// Flat search: progressive pruning.
@@ -88,15 +93,15 @@ pub struct GtpArgs {
     pub pp: bool,
     /// Flat search with pruning: the ratio r_d of the pruning test m + r_d sigma < m' - r_d sigma'.
     /// [default: 1, or the preset's]
-    #[arg(long, value_parser = positive_f32)]
+    #[arg(long, value_parser = positive_f32, allow_negative_numbers = true)]
     pub rd: Option<f32>,
     /// Flat search with pruning: moves whose standard errors are all below this are equal.
     /// [default: 0.2, or the preset's]
-    #[arg(long, value_parser = non_negative_f32)]
+    #[arg(long, value_parser = non_negative_f32, allow_negative_numbers = true)]
     pub sigma_e: Option<f32>,
     /// Flat search with pruning: games per move before it may be pruned.
     /// [default: 100, or the preset's]
-    #[arg(long)]
+    #[arg(long, value_parser = visits, allow_negative_numbers = true)]
     pub pp_min_games: Option<u32>,
     /// Flat search: all-moves-as-first statistics.
     #[arg(long)]
@@ -104,20 +109,21 @@ pub struct GtpArgs {
     /// Flat search: depth-2 min-max (statistics per reply, min rule at depth 1).
     #[arg(long)]
     pub depth2: bool,
-    /// Flat search: a playout's outcome, win/loss as +-45 points, or the score (as in Bouzy and
-    /// Helmstetter 2003). [default: win, or the preset's]
+    /// Flat search: a playout's outcome, win/loss as +-45 points, or the score (as in seed 002).
+    /// [default: win, or the preset's]
     #[arg(long, value_enum)]
     pub flat_outcome: Option<OutcomeArg>,
     /// Keep a transposition table of position values across moves; new nodes start from it.
     #[arg(long)]
     pub transpositions: bool,
     /// With --transpositions: at most this many table samples seed a new node.
-    #[arg(long, default_value_t = Params::default().tt_prior)]
+    #[arg(long, default_value_t = Params::default().tt_prior, value_parser = visits,
+          allow_negative_numbers = true)]
     pub tt_prior: u32,
     /// Games that Go knowledge (captures, atari escapes, self-ataris, 3x3 shapes, edge moves in
     /// empty areas) is worth for each new node's children; 0 for none.
     /// [default: 0, or the preset's]
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    #[arg(long, value_parser = prior_games, allow_negative_numbers = true)]
     pub prior: Option<u32>,
     /// Think on the opponent's time: after our move, search until the next command arrives.
     #[arg(long)]
@@ -153,32 +159,46 @@ impl Default for GtpArgs {
     }
 }
 
-fn positive_seconds(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
-        _ => Err(format!("`{s}` is not a positive number of seconds")),
-    }
+// Value parsers: the shared ones of `values`, with the names of these flags' values.
+
+fn playouts(s: &str) -> Result<u64, BadValue> {
+    values::count(s, "playouts", 1, u64::MAX)
 }
 
-fn positive_f32(s: &str) -> Result<f32, String> {
-    match s.parse::<f32>() {
-        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
-        _ => Err(format!("`{s}` is not a positive number")),
-    }
+fn threads(s: &str) -> Result<u32, BadValue> {
+    values::count(s, "threads", 1, 256).map(|n| n as u32)
 }
 
-fn non_negative_f32(s: &str) -> Result<f32, String> {
-    match s.parse::<f32>() {
-        Ok(x) if x >= 0.0 && x.is_finite() => Ok(x),
-        _ => Err(format!("`{s}` is not a number of at least 0")),
-    }
+fn amaf_plies(s: &str) -> Result<u32, BadValue> {
+    values::count(s, "plies", 1, u64::from(u32::MAX)).map(|n| n as u32)
 }
 
-fn unit_interval(s: &str) -> Result<f32, String> {
-    match s.parse::<f32>() {
-        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
-        _ => Err(format!("`{s}` is not a number from 0 to 1")),
-    }
+fn visits(s: &str) -> Result<u32, BadValue> {
+    values::count(s, "visits", 0, u64::from(u32::MAX)).map(|n| n as u32)
+}
+
+fn prior_games(s: &str) -> Result<u32, BadValue> {
+    values::count(s, "games", 0, 100_000).map(|n| n as u32)
+}
+
+fn max_nodes(s: &str) -> Result<u64, BadValue> {
+    values::count(s, "nodes", 1000, 1 << 28)
+}
+
+fn seed(s: &str) -> Result<u64, BadValue> {
+    values::count(s, "the seed", 0, u64::MAX)
+}
+
+fn win_rate(s: &str) -> Result<f32, BadValue> {
+    values::unit_interval(s, "a win rate").map(|x| x as f32)
+}
+
+fn positive_f32(s: &str) -> Result<f32, BadValue> {
+    values::positive(s, "a number").map(|x| x as f32)
+}
+
+fn non_negative_f32(s: &str) -> Result<f32, BadValue> {
+    values::non_negative(s, "a number").map(|x| x as f32)
 }
 
 impl GtpArgs {
@@ -281,7 +301,7 @@ impl GtpArgs {
                 early_stop: !self.no_early_stop,
             },
             default_playouts: Some(20_000),
-            size: self.size as usize,
+            size: self.size,
             komi: self.komi,
             verbose: !self.quiet,
             live_gfx: self.gfx,

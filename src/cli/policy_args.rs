@@ -3,7 +3,8 @@
 
 use crate::engine::presets::Preset;
 use crate::playout::{EyeRule, Lgr, Policy};
-use clap::{builder::BoolishValueParser, Args, ValueEnum};
+use crate::values::{self, BadValue};
+use clap::{Args, ValueEnum};
 
 /// `--eyes` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -12,7 +13,7 @@ pub enum EyeArg {
     Eyelike,
     /// Every orthogonal neighbour an own stone not in atari; diagonals ignored.
     Surrounded,
-    /// Cazenave's real eyes: surrounded, plus a diagonal rule counting unprotected empties.
+    /// Seed 000's real eyes: surrounded, plus a diagonal rule counting unprotected empties.
     Real,
 }
 
@@ -36,46 +37,43 @@ pub struct PolicyArgs {
     /// Eye rule of the playouts.
     #[arg(long, value_enum)]
     pub eyes: Option<EyeArg>,
-    /// Capture the previous move's string in atari; save own strings it put in atari (on/off).
-    #[arg(long, value_name = "ON", value_parser = BoolishValueParser::new())]
+    /// Capture the previous move's string in atari; save own strings it put in atari (on/off;
+    /// true/false also work, as for every switch below).
+    #[arg(long, value_name = "on|off", value_parser = values::switch)]
     pub atari: Option<bool>,
     /// Cazenave's two-liberty "playing atari" urgencies (on/off).
-    #[arg(long, value_name = "ON", value_parser = BoolishValueParser::new())]
+    #[arg(long, value_name = "on|off", value_parser = values::switch)]
     pub two_lib: Option<bool>,
     /// MoGo 3x3 patterns around the previous move (on/off).
-    #[arg(long, value_name = "ON", value_parser = BoolishValueParser::new())]
+    #[arg(long, value_name = "on|off", value_parser = values::switch)]
     pub patterns: Option<bool>,
     /// Probability of a random move next to the previous move (0 to 1).
-    #[arg(long, value_name = "P", value_parser = probability)]
+    #[arg(long, value_name = "P", value_parser = probability, allow_negative_numbers = true)]
     pub locality: Option<f32>,
     /// Refuse self-ataris of two or more stones in playouts (on/off).
-    #[arg(long, value_name = "ON", value_parser = BoolishValueParser::new())]
+    #[arg(long, value_name = "on|off", value_parser = values::switch)]
     pub no_self_atari: Option<bool>,
     /// Last-good-reply playouts.
     #[arg(long, value_enum)]
     pub lgr: Option<LgrArg>,
     /// Mercy rule: stop a playout when one side has captured this many stones more (0: off).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = mercy, allow_negative_numbers = true)]
     pub mercy: Option<u32>,
     /// Constant temperature: draw random moves with probability exp(K v) (0: uniform).
-    #[arg(long, value_name = "K", value_parser = temperature)]
+    #[arg(long, value_name = "K", value_parser = temperature, allow_negative_numbers = true)]
     pub temperature: Option<f32>,
 }
 
-fn probability(s: &str) -> Result<f32, String> {
-    match s.parse::<f32>() {
-        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
-        _ => Err(format!("`{s}` is not a probability from 0 to 1")),
-    }
+fn probability(s: &str) -> Result<f32, BadValue> {
+    values::unit_interval(s, "a probability").map(|x| x as f32)
 }
 
-fn temperature(s: &str) -> Result<f32, String> {
-    match s.parse::<f32>() {
-        Ok(x) if x.is_finite() && (0.0..=50.0).contains(&x) => Ok(x),
-        _ => Err(format!(
-            "`{s}` is not a temperature constant K from 0 to 50"
-        )),
-    }
+fn temperature(s: &str) -> Result<f32, BadValue> {
+    values::in_range(s, "a temperature constant K", 0.0, 50.0).map(|x| x as f32)
+}
+
+fn mercy(s: &str) -> Result<u32, BadValue> {
+    values::count(s, "stones", 0, u64::from(u32::MAX)).map(|n| n as u32)
 }
 
 impl PolicyArgs {

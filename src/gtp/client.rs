@@ -1,6 +1,8 @@
 //! The other side of GTP: driving an engine that runs as a child process (for `tengen match`).
 
+use std::ffi::OsStr;
 use std::io::{self, BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -59,6 +61,31 @@ pub fn split_command(s: &str) -> Vec<String> {
     words
 }
 
+/// Debian installs games (GNU Go among them) here, and a root `PATH` often lacks it.
+const GAMES_DIR: &str = "/usr/games";
+
+/// What runs for `program`: itself when it names a path (`./x`, `/usr/bin/x`) or is found in
+/// a directory of `path` (the `PATH` value), else `/usr/games/program` when that exists (so
+/// `gnugo` works on Debian without `/usr/games` on the `PATH`), else itself (and starting it
+/// fails with the system's message).
+#[must_use]
+pub fn find_program(program: &str, path: Option<&OsStr>) -> PathBuf {
+    let as_given = PathBuf::from(program);
+    if program.contains('/') || program.is_empty() {
+        return as_given;
+    }
+    let on_path = path
+        .into_iter()
+        .flat_map(std::env::split_paths)
+        .any(|dir| dir.join(program).is_file());
+    let games = Path::new(GAMES_DIR).join(program);
+    if !on_path && games.is_file() {
+        games
+    } else {
+        as_given
+    }
+}
+
 impl Client {
     /// Starts `argv[0]` with the other words as arguments; its stderr goes to `stderr`
     /// (inherited when `None`).
@@ -70,7 +97,8 @@ impl Client {
                 io::Error::new(io::ErrorKind::InvalidInput, "empty command"),
             ));
         };
-        let mut child = Command::new(program)
+        let path = std::env::var_os("PATH");
+        let mut child = Command::new(find_program(program, path.as_deref()))
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

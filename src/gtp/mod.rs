@@ -180,6 +180,26 @@ pub struct Server<O: Write, E: Write> {
     /// The colour to ponder for once the current command is answered (set by a committed
     /// generated move when pondering is on).
     ponder_for: Option<crate::board::Color>,
+    /// What `printsgf` writes besides the position and the moves.
+    record: RecordInfo,
+}
+
+/// What the game record holds beyond the engine's position: kept for `printsgf`.
+#[derive(Clone, Debug, Default)]
+struct RecordInfo {
+    /// The record `loadsgf` read, while the game on the board is still that game (dropped by
+    /// `clear_board`, `boardsize` and handicap placement): its players, date, comment,
+    /// handicap, and its result while the moves are still the recorded ones.
+    loaded: Option<crate::sgf::Record>,
+    /// The rules `kgs-rules` named, for every game of the session (`None`: Chinese, what we
+    /// score); a loaded record's own `RU` takes precedence while its game is on the board.
+    rules: Option<String>,
+    /// The moves at our resignation, and who resigned; the result holds while the moves stay
+    /// the same.
+    resigned: Option<(
+        Vec<(crate::board::Color, crate::game::VertexMove)>,
+        crate::board::Color,
+    )>,
 }
 
 /// Runs a GTP session on `input` until `quit` or the end of the input, answering on `out`
@@ -204,6 +224,7 @@ where
         out,
         err,
         ponder_for: None,
+        record: RecordInfo::default(),
     };
     s.serve()
 }

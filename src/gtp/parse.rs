@@ -1,7 +1,9 @@
-//! GTP framing: cleaning an input line into a [`Command`], and reading arguments.
+//! GTP framing: cleaning an input line into a [`Command`], and reading arguments (with the
+//! parsers of [`crate::values`], shared with the command line).
 
 use crate::board::Color;
 use crate::game::{Vertex, VertexMove};
+use crate::values;
 
 /// One command line: optional id, name, arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,38 +56,22 @@ pub fn is_interrupt(raw: &str) -> bool {
         .is_some_and(|r| r.trim() == "interrupt")
 }
 
-/// `b`, `black`, `w`, `white`, any case.
+/// `b`, `black`, `w`, `white`, any case ([`values::color`]).
 #[must_use]
 pub fn color(s: &str) -> Option<Color> {
-    match s.to_ascii_lowercase().as_str() {
-        "b" | "black" => Some(Color::Black),
-        "w" | "white" => Some(Color::White),
-        _ => None,
-    }
+    values::color(s).ok()
 }
 
-/// A vertex on a `size` board, or `pass`.
+/// A vertex on a `size` board, or `pass` ([`values::go_move`]).
 #[must_use]
 pub fn vertex_move(s: &str, size: usize) -> Option<VertexMove> {
-    match s.parse::<VertexMove>().ok()? {
-        VertexMove::Play(v) if !v.is_on(size) => None,
-        m => Some(m),
-    }
+    values::go_move(s, size).ok()
 }
 
-/// A vertex (not `pass`) on a `size` board.
+/// A vertex (not `pass`) on a `size` board ([`values::vertex`]).
 #[must_use]
 pub fn vertex(s: &str, size: usize) -> Option<Vertex> {
-    match vertex_move(s, size)? {
-        VertexMove::Play(v) => Some(v),
-        VertexMove::Pass => None,
-    }
-}
-
-/// A finite float.
-#[must_use]
-pub fn float(s: &str) -> Option<f64> {
-    s.parse::<f64>().ok().filter(|x| x.is_finite())
+    values::vertex(s, size).ok()
 }
 
 #[cfg(test)]
@@ -120,7 +106,5 @@ mod tests {
         assert_eq!(vertex_move("K9", 9), None);
         assert_eq!(vertex_move("I5", 19), None);
         assert_eq!(vertex("pass", 9), None);
-        assert_eq!(float("nan"), None);
-        assert_eq!(float("6.5"), Some(6.5));
     }
 }

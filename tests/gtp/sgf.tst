@@ -7,10 +7,10 @@
 #? [\?cannot load file]
 
 3 loadsgf
-#? [\?syntax error]
+#? [\?syntax error.*]
 
 4 loadsgf tests/gtp/capture.sgf 0
-#? [\?syntax error]
+#? [\?syntax error.*]
 
 5 loadsgf tests/gtp/capture.sgf
 #? [black]
@@ -55,3 +55,60 @@
 
 18 printsgf /nonexistent_dir/x.sgf
 #? [\?cannot save file]
+
+# Records round-trip (issue 24, item 3): the handicap, rules, players, date, result, comment
+# and every move of a loaded record come back from printsgf.
+19 loadsgf tests/gtp/record.sgf
+#? [white]
+
+20 printsgf
+#? [\(;FF\[4\]GM\[1\].*SZ\[9\]KM\[0\.5\]RU\[Japanese\]HA\[4\]PB\[Black Player\]PW\[White Player\]DT\[2024-05-01\]RE\[W\+2\.5\]GC\[A handicap game\]AB(\[(cc|gc|cg|gg)\]){4}PL\[W\]\n;W\[ee\];B\[ec\];W\[ed\];B\[dd\];W\[\];B\[fd\];W\[\];B\[\]\)]
+
+# Loaded only up to a move, the record's result no longer holds.
+21 loadsgf tests/gtp/record.sgf 5
+#? [white]
+
+22 printsgf
+#? [.*HA\[4\].*PB\[Black Player\].*\n;W\[ee\];B\[ec\];W\[ed\];B\[dd\]\)]
+
+23 printsgf
+#? [!.*RE\[.*]
+
+# A game that ends with two passes gets its result (area scoring, dead stones removed).
+24 boardsize 9
+#? []
+
+25 clear_board
+#? []
+
+26 play b e5
+#? []
+
+27 play w pass
+#? []
+
+28 play b pass
+#? []
+
+29 printsgf
+#? [.*RU\[Chinese\].*RE\[B\+[0-9]+\.[05]\].*\n;B\[ee\];W\[\];B\[\]\)]
+
+# kgs-rules names the rules of the record; scoring stays area scoring.
+30 kgs-rules japanese
+#? []
+
+31 printsgf
+#? [.*RU\[Japanese\].*]
+
+# Our resignation is the result.
+32 clear_board
+#? []
+
+33 komi 150
+#? []
+
+34 genmove b
+#? [resign]
+
+35 printsgf
+#? [.*KM\[150\].*RE\[W\+R\].*\)]

@@ -7,22 +7,22 @@
 #? []
 
 4 time_settings 300 30
-#? [\?syntax error]
+#? [\?syntax error.*]
 
 5 time_settings a b c
-#? [\?syntax error]
+#? [\?syntax error.*]
 
 6 time_settings -1 0 0
-#? [\?syntax error]
+#? [\?syntax error.*]
 
 7 time_left b 120 0
 #? []
 
 8 time_left x 120 0
-#? [\?syntax error]
+#? [\?syntax error.*]
 
 9 time_left b soon 0
-#? [\?syntax error]
+#? [\?syntax error.*]
 
 10 kgs-time_settings none
 #? []
@@ -37,13 +37,13 @@
 #? []
 
 14 kgs-time_settings canadian 600 300
-#? [\?syntax error]
+#? [\?syntax error.*]
 
 15 kgs-time_settings fischer 600 10
-#? [\?syntax error]
+#? [\?syntax error.*]
 
 16 kgs-time_settings
-#? [\?syntax error]
+#? [\?syntax error.*]
 
 # A short clock still gives a move.
 17 time_settings 2 0 0

@@ -1,13 +1,15 @@
 //! Commands about the game itself: board size, moves, end-of-game status, handicap, time
 //! settings and SGF files.
 
-use super::{color_name, err, game_error, ok};
+use super::{bad_value, color_name, err, game_error, ok};
 use crate::board::{ByColor, Color};
 use crate::engine::player::{new_engine, StoneStatus};
+use crate::game::{format_score, VertexMove};
 use crate::gtp::clock::TimeSystem;
 use crate::gtp::parse;
 use crate::gtp::{Reply, Server};
 use crate::sgf;
+use crate::values;
 use std::io::Write;
 
 impl<O: Write, E: Write> Server<O, E> {
@@ -15,12 +17,15 @@ impl<O: Write, E: Write> Server<O, E> {
         let [n] = args else {
             return err("syntax error");
         };
-        let Ok(n) = n.parse::<usize>() else {
-            return err("syntax error");
+        let n = match values::board_size(n) {
+            Ok(n) => n,
+            Err(e) if e.out_of_range => return err("unacceptable size"),
+            Err(e) => return bad_value(&e),
         };
         match new_engine(n, self.engine.komi(), *self.engine.config()) {
             Some(e) => {
                 self.engine = e;
+                self.record.loaded = None;
                 ok("")
             }
             None => err("unacceptable size"),
@@ -65,14 +70,18 @@ impl<O: Write, E: Write> Server<O, E> {
         let [n] = args else {
             return err("syntax error");
         };
-        let Ok(n) = n.parse::<usize>() else {
-            return err("syntax error");
+        let n = match values::count(n, "handicap stones", 0, u64::MAX) {
+            Ok(n) => n as usize,
+            Err(e) => return bad_value(&e),
         };
         let r = if name == "fixed_handicap" {
             self.engine.fixed_handicap(n)
         } else {
             self.engine.free_handicap(n)
         };
+        if r.is_ok() {
+            self.record.loaded = None;
+        }
         match r {
             Ok(vs) => ok(vs
                 .iter()
@@ -87,13 +96,22 @@ impl<O: Write, E: Write> Server<O, E> {
         let size = self.engine.size();
         let mut vs = Vec::with_capacity(args.len());
         for a in args {
-            match parse::vertex(a, size) {
-                Some(v) => vs.push(v),
-                None => return err("invalid coordinate"),
+            match values::vertex(a, size) {
+                Ok(v) if vs.contains(&v) => {
+                    return err(&format!("bad vertex list: {v} is given twice"));
+                }
+                Ok(v) => vs.push(v),
+                Err(e) => return err(&format!("invalid coordinate {a}: {e}")),
             }
         }
+        if vs.len() < 2 {
+            return err("invalid number of stones: at least 2 handicap stones");
+        }
         match self.engine.set_free_handicap(&vs) {
-            Ok(()) => ok(""),
+            Ok(()) => {
+                self.record.loaded = None;
+                ok("")
+            }
             Err(e) => game_error(e),
         }
     }
@@ -102,12 +120,13 @@ impl<O: Write, E: Write> Server<O, E> {
         let [m, b, s] = args else {
             return err("syntax error");
         };
-        match (parse::float(m), parse::float(b), s.parse::<u32>()) {
-            (Some(m), Some(b), Ok(s)) if m >= 0.0 && b >= 0.0 => {
-                self.clock.set(TimeSystem::from_gtp(m, b, s));
+        let stones = values::count(s, "byo-yomi stones", 0, u64::from(u32::MAX));
+        match (values::seconds(m), values::seconds(b), stones) {
+            (Ok(m), Ok(b), Ok(s)) => {
+                self.clock.set(TimeSystem::from_gtp(m, b, s as u32));
                 ok("")
             }
-            _ => err("syntax error"),
+            (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => bad_value(&e),
         }
     }
 
@@ -115,12 +134,10 @@ impl<O: Write, E: Write> Server<O, E> {
         let Some((kind, rest)) = args.split_first() else {
             return err("syntax error");
         };
-        let nums: Option<Vec<f64>> = rest
-            .iter()
-            .map(|a| parse::float(a).filter(|&x| x >= 0.0))
-            .collect();
-        let Some(nums) = nums else {
-            return err("syntax error");
+        let nums: Result<Vec<f64>, _> = rest.iter().map(|a| values::seconds(a)).collect();
+        let nums = match nums {
+            Ok(n) => n,
+            Err(e) => return bad_value(&e),
         };
         let system = match (kind.to_ascii_lowercase().as_str(), nums.as_slice()) {
             ("none", []) => TimeSystem::None,
@@ -150,21 +167,24 @@ impl<O: Write, E: Write> Server<O, E> {
         let Some(c) = parse::color(c) else {
             return err("syntax error");
         };
-        match (parse::float(t), s.parse::<u32>()) {
-            (Some(t), Ok(s)) => {
-                self.clock.time_left(c, t, s);
+        let stones = values::count(s, "stones", 0, u64::from(u32::MAX));
+        // A controller's clock may run below zero when a player is over time.
+        let left = values::in_range(t, "a number of seconds", -1e9, 1e9);
+        match (left, stones) {
+            (Ok(t), Ok(s)) => {
+                self.clock.time_left(c, t, s as u32);
                 ok("")
             }
-            _ => err("syntax error"),
+            (Err(e), _) | (_, Err(e)) => bad_value(&e),
         }
     }
 
     pub(super) fn loadsgf(&mut self, args: &[&str]) -> Reply {
         let (file, upto) = match args {
             [f] => (*f, None),
-            [f, n] => match n.parse::<usize>() {
-                Ok(n) if n >= 1 => (*f, Some(n)),
-                _ => return err("syntax error"),
+            [f, n] => match values::count(n, "the move number to stop before", 1, u64::MAX) {
+                Ok(n) => (*f, Some(n as usize)),
+                Err(e) => return bad_value(&e),
             },
             _ => return err("syntax error"),
         };
@@ -203,22 +223,56 @@ impl<O: Write, E: Write> Server<O, E> {
         }
         let to_move = engine.to_move();
         self.engine = engine;
+        self.record.loaded = Some(rec);
         ok(color_name(to_move))
     }
 
-    fn record(&self) -> sgf::Record {
+    /// The game as an SGF record: the engine's position and moves, with the loaded record's
+    /// players, date, comment and handicap, the rules in force, and the result when the game
+    /// is over (the loaded one while the moves are the recorded ones, a resignation, or the
+    /// final score after two passes).
+    fn record(&mut self) -> sgf::Record {
         let setup = self.engine.setup_stones();
         let has_setup = !setup[Color::Black].is_empty() || !setup[Color::White].is_empty();
+        let moves = self.engine.history();
+        let loaded = self.record.loaded.clone().unwrap_or_default();
+        let result = if self.record.loaded.is_some() && loaded.moves == moves {
+            loaded.result.clone()
+        } else {
+            None
+        };
+        let result = result.or_else(|| match &self.record.resigned {
+            Some((at, c)) if *at == moves => Some(format!("{}+R", (!*c).letter())),
+            _ => None,
+        });
+        let ended = moves.len() >= 2
+            && moves[moves.len() - 2..]
+                .iter()
+                .all(|(_, m)| *m == VertexMove::Pass);
+        let result = match result {
+            None if ended => Some(format_score(self.engine.final_score())),
+            r => r,
+        };
         sgf::Record {
             size: self.engine.size(),
             komi: Some(self.engine.komi()),
-            handicap: Some(self.engine.handicap()).filter(|&h| h > 0),
+            handicap: Some(self.engine.handicap())
+                .filter(|&h| h > 0)
+                .or(loaded.handicap),
             player: has_setup.then(|| self.engine.setup_to_move()),
             setup: ByColor(setup.0),
-            moves: self.engine.history(),
-            rules: Some("Chinese".into()),
-            date: Some(sgf::today()),
-            ..sgf::Record::default()
+            moves,
+            rules: Some(
+                loaded
+                    .rules
+                    .or_else(|| self.record.rules.clone())
+                    .unwrap_or_else(|| "Chinese".into()),
+            ),
+            date: Some(loaded.date.unwrap_or_else(sgf::today)),
+            black_name: loaded.black_name,
+            white_name: loaded.white_name,
+            result,
+            comment: loaded.comment,
         }
     }
 

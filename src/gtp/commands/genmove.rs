@@ -107,6 +107,9 @@ impl<O: Write, E: Write> Server<O, E> {
         if let Some(e) = io_error {
             return Err(e);
         }
+        if req.commit && d == Decision::Resign {
+            self.record.resigned = Some((self.engine.history(), c));
+        }
         if self.settings.ponder && req.commit && matches!(d, Decision::Play(_)) {
             self.ponder_for = Some(!c);
         }

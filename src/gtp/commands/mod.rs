@@ -8,10 +8,11 @@ mod genmove;
 
 use super::analyze as format;
 use super::analyze::Dialect;
-use super::parse::{self, Command};
+use super::parse::Command;
 use super::{Reply, Server};
 use crate::board::Color;
 use crate::game::{format_score, GameError};
+use crate::values::{self, BadValue};
 use std::io::{self, Write};
 
 /// Every command we answer, as `list_commands` prints them.
@@ -56,6 +57,24 @@ pub const COMMANDS: &[&str] = &[
     "tengen-visits",
 ];
 
+/// Commands that take no argument.
+const NO_ARGUMENTS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "list_commands",
+    "quit",
+    "query_boardsize",
+    "clear_board",
+    "get_komi",
+    "undo",
+    "showboard",
+    "final_score",
+    "gogui-analyze_commands",
+    "gogui-interrupt",
+    "tengen-ownership",
+];
+
 /// `gogui-analyze_commands`: what GoGui offers in its analyze menu.
 const GOGUI_ANALYZE: &str = "dboard/Ownership/tengen-ownership\n\
                              sboard/Visits/tengen-visits %c";
@@ -66,6 +85,12 @@ fn err(msg: &str) -> Reply {
 
 fn ok(text: impl Into<String>) -> Reply {
     Reply::Ok(text.into())
+}
+
+/// The reply to an argument [`values`] refused, out of range or not of the kind at all:
+/// `syntax error: expected ...` (GTP's word, followed by what is accepted).
+fn bad_value(e: &BadValue) -> Reply {
+    err(&format!("syntax error: {e}"))
 }
 
 /// The GTP message for a refused game request.
@@ -91,6 +116,13 @@ impl<O: Write, E: Write> Server<O, E> {
     pub(super) fn execute(&mut self, cmd: &Command) -> io::Result<Reply> {
         let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
         let id = cmd.id.map(|i| i.to_string()).unwrap_or_default();
+        // Commands that take no argument refuse one (`undo extra` must not undo).
+        if NO_ARGUMENTS.contains(&cmd.name.as_str()) && !args.is_empty() {
+            return Ok(err(&format!(
+                "syntax error: {} takes no argument",
+                cmd.name
+            )));
+        }
         Ok(match cmd.name.as_str() {
             "protocol_version" => ok("2"),
             "name" => ok("tengen"),
@@ -109,15 +141,16 @@ impl<O: Write, E: Write> Server<O, E> {
             "query_boardsize" => ok(self.engine.size().to_string()),
             "clear_board" => {
                 self.engine.clear();
+                self.record.loaded = None;
                 ok("")
             }
             "komi" => match args.as_slice() {
-                [k] => match parse::float(k) {
-                    Some(k) if k.abs() < 1000.0 => {
-                        self.engine.set_komi(k as f32);
+                [k] => match values::komi(k) {
+                    Ok(k) => {
+                        self.engine.set_komi(k);
                         ok("")
                     }
-                    _ => err("syntax error"),
+                    Err(e) => bad_value(&e),
                 },
                 _ => err("syntax error"),
             },
@@ -165,7 +198,17 @@ impl<O: Write, E: Write> Server<O, E> {
             "loadsgf" => self.loadsgf(&args),
             "printsgf" => self.printsgf(&args),
             "kgs-rules" => match args.as_slice() {
-                [_] => ok(""),
+                [r] => match values::rules(r) {
+                    Ok(r) => {
+                        let name = r.sgf_name().to_string();
+                        if let Some(rec) = &mut self.record.loaded {
+                            rec.rules = Some(name.clone());
+                        }
+                        self.record.rules = Some(name);
+                        ok("")
+                    }
+                    Err(e) => bad_value(&e),
+                },
                 _ => err("syntax error"),
             },
             "gogui-analyze_commands" => ok(GOGUI_ANALYZE),
