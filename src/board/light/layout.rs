@@ -62,7 +62,9 @@ pub const fn stone(c: Color) -> u32 {
 #[must_use]
 #[inline(always)]
 pub const fn neighbour_delta(c: Color) -> Word {
-    (1 << (8 * c.index())) - (1 << EMPTY_SHIFT) as Word
+    // Wrapping: the borrow of the empty count's byte runs through the upper bytes, and adding
+    // the word to a cell with an empty neighbour carries it back.
+    ((1 as Word) << (8 * c.index())).wrapping_sub(1 << EMPTY_SHIFT)
 }
 
 /// The word added to each diagonal neighbour of a cell where a stone of `c` is placed.
