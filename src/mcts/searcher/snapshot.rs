@@ -2,6 +2,7 @@
 //! counters.
 
 use super::Shared;
+use crate::board::Color;
 use crate::mcts::tree::Tree;
 use crate::mcts::{Action, ChildInfo, Report, SearchGame};
 use std::sync::atomic::Ordering::*;
@@ -29,10 +30,20 @@ impl<G: SearchGame> Shared<'_, G> {
                 }
             })
             .collect();
+        // Ties in visits go to the higher win rate, then to the better mean score for the
+        // player to move (a decided position wins through every move: the score still tells
+        // them apart), never to the order of the moves.
+        let sign = if self.root.to_move() == Color::Black {
+            1.0
+        } else {
+            -1.0
+        };
+        let lead = |ch: &ChildInfo| ch.score.map_or(f32::NEG_INFINITY, |s| sign * s);
         children.sort_by(|x, y| {
             y.visits
                 .cmp(&x.visits)
                 .then(y.winrate.total_cmp(&x.winrate))
+                .then(lead(y).total_cmp(&lead(x)))
         });
         let (ss, sn) = self.score_sums(root.children().len());
         let mut ownership = Vec::new();

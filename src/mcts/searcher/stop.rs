@@ -3,6 +3,7 @@
 //! ([`Limits::early_stop`](crate::mcts::Limits::early_stop)).
 
 use super::Shared;
+use crate::board::Color;
 use crate::mcts::{SearchGame, StopReason};
 use std::time::Duration;
 
@@ -39,10 +40,19 @@ impl<G: SearchGame> Shared<'_, G> {
         }
         let root = self.tree.root();
         let root_value = 1.0 - self.value(0)?;
+        let sign = if self.root.to_move() == Color::Black {
+            1.0
+        } else {
+            -1.0
+        };
         let kids = root
             .children()
             .filter(|&c| !self.tree.node(c).is_pruned())
-            .map(|c| (c, self.tree.node(c).stats().visits, self.value(c)));
+            .map(|c| {
+                let (ss, sn) = self.score_sums(c - self.first_child);
+                let lead = (sn > 0).then(|| sign * ss as f32 / (2 * sn) as f32);
+                (c, self.tree.node(c).stats().visits, self.value(c), lead)
+            });
         decided(root_value, kids)
     }
 
@@ -96,14 +106,16 @@ const WON: f32 = 0.999;
 const LOST: f32 = 0.001;
 
 /// Cazenave's stop rule, given the root's value for the player to move and each root child
-/// as (id, games, value for the player to move at the root): when the root's value is 1, the
-/// child with value 1 and the most games, if it has more than 50 games; when the root's value
-/// is 0, lost (the engine then resigns or plays on as it is configured). Otherwise `None`: keep
-/// searching.
+/// as (id, games, value for the player to move at the root, mean score lead for that player
+/// over this search's playouts): when the root's value is 1, of the children with value 1 and
+/// more than 50 games, the one with the best score lead (every one of them wins: the score
+/// still tells a useful move from one that fills an area), then the most games; when the
+/// root's value is 0, lost (the engine then resigns or plays on as it is configured).
+/// Otherwise `None`: keep searching.
 #[must_use]
 pub(super) fn decided(
     root_value: f32,
-    children: impl Iterator<Item = (usize, u32, Option<f32>)>,
+    children: impl Iterator<Item = (usize, u32, Option<f32>, Option<f32>)>,
 ) -> Option<Decided> {
     if root_value <= LOST {
         return Some(Decided::Lost);
@@ -111,10 +123,16 @@ pub(super) fn decided(
     if root_value < WON {
         return None;
     }
-    let (c, n, _) = children
-        .filter(|&(_, _, v)| v.is_some_and(|v| v >= WON))
-        .max_by_key(|&(c, n, _)| (n, std::cmp::Reverse(c)))?;
-    (n > 50).then_some(Decided::Won(c))
+    let lead = |l: Option<f32>| l.unwrap_or(f32::NEG_INFINITY);
+    let (c, ..) = children
+        .filter(|&(_, n, v, _)| n > 50 && v.is_some_and(|v| v >= WON))
+        .max_by(|x, y| {
+            lead(x.3)
+                .total_cmp(&lead(y.3))
+                .then(x.1.cmp(&y.1))
+                .then(y.0.cmp(&x.0))
+        })?;
+    Some(Decided::Won(c))
 }
 
 #[cfg(test)]
@@ -126,7 +144,7 @@ mod tests {
         let kids = |v: &[(u32, f32)]| {
             v.iter()
                 .enumerate()
-                .map(|(c, &(n, q))| (c + 1, n, Some(q)))
+                .map(|(c, &(n, q))| (c + 1, n, Some(q), Some(0.0)))
                 .collect::<Vec<_>>()
                 .into_iter()
         };
@@ -140,5 +158,42 @@ mod tests {
         assert_eq!(decided(1.0, kids(&[(900, 0.99)])), None);
         assert_eq!(decided(0.5, kids(&[(900, 1.0)])), None);
         assert_eq!(decided(0.0, kids(&[(900, 0.0)])), Some(Decided::Lost));
+    }
+
+    #[test]
+    fn decided_ties_go_to_the_best_score_not_the_first_move() {
+        let kids = |v: &[(u32, Option<f32>)]| {
+            v.iter()
+                .enumerate()
+                .map(|(c, &(n, lead))| (c + 1, n, Some(1.0), lead))
+                .collect::<Vec<_>>()
+                .into_iter()
+        };
+        // Equal games: the best score lead, wherever it stands.
+        assert_eq!(
+            decided(
+                1.0,
+                kids(&[(100, Some(2.0)), (100, Some(5.0)), (100, Some(3.0))])
+            ),
+            Some(Decided::Won(2))
+        );
+        // The score comes before the games; a child without a score of this search comes last.
+        assert_eq!(
+            decided(1.0, kids(&[(900, None), (60, Some(1.0)), (400, Some(0.5))])),
+            Some(Decided::Won(2))
+        );
+        // Too few games do not count, however good the score.
+        assert_eq!(
+            decided(1.0, kids(&[(100, Some(1.0)), (50, Some(9.0))])),
+            Some(Decided::Won(1))
+        );
+        // Equal scores: the most games, then the first child.
+        assert_eq!(
+            decided(
+                1.0,
+                kids(&[(100, Some(1.0)), (200, Some(1.0)), (200, Some(1.0))])
+            ),
+            Some(Decided::Won(2))
+        );
     }
 }
