@@ -9,6 +9,9 @@ use crate::game::VertexMove;
 /// How much better than every other move an uninvited pass must look to be played.
 const PASS_MARGIN: f32 = 0.05;
 
+/// A win rate below which, after the opponent's pass, no move is worth playing on for.
+const HOPELESS: f32 = 0.01;
+
 impl<const N: usize, const W: usize> GoEngine<N, W> {
     pub(super) fn choose(
         &mut self,
@@ -18,31 +21,42 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
     ) -> (Decision, Analysis) {
         let sign = if c == Color::Black { 1.0 } else { -1.0 };
         let opponent_passed = self.game.moves().last() == Some(&(!c, Move::Pass));
-        let on_board = sign * self.game.tromp_taylor_score();
         let mut forbid_pass = false;
         if opponent_passed {
-            // Our pass ends the game, and referees score it with the dead stones removed. The
-            // tree scores two passes on the board as it stands, so it would happily pass in a
-            // capturing race it loses: the pass must also win under the dead-stone estimate,
-            // with either side to play first (a race can turn on who moves first).
-            let mut wins = on_board > 0.0;
+            // Our pass ends the game, and referees score it by area with the dead stones
+            // removed: pass when that wins under the dead-stone estimate, with either side to
+            // play first (a capturing race can turn on who moves first), and the estimate is
+            // not a guess: the board as it stands wins too, or every stone it calls dead lies
+            // in the other colour's enclosed area. Waiting for the board score to agree would
+            // mean filling or capturing in settled areas, which only hands the opponent moves.
+            let on_board = sign * self.game.tromp_taylor_score();
+            let mut wins = true;
+            let mut enclosed = true;
             let mut theirs_dead = false;
             for first in [c, !c] {
+                let (won, dead) = self.wins_counted(c, first);
+                wins &= won;
+                enclosed &= self.dead_enclosed(dead);
+                theirs_dead |= !(dead & self.game.board().stones(!c)).is_empty();
                 if !wins {
                     break;
                 }
-                let dead;
-                (wins, dead) = self.wins_counted(c, first);
-                theirs_dead |= !(dead & self.game.board().stones(!c)).is_empty();
             }
-            if wins && !(opts.cleanup && theirs_dead) {
+            if wins && (on_board > 0.0 || enclosed) && !(opts.cleanup && theirs_dead) {
                 return (Decision::Play(VertexMove::Pass), Analysis::empty(N, c));
             }
+            // The tree scores two passes on the board as it stands: let it pass only where the
+            // estimate does not call that a loss.
             forbid_pass = !wins;
         }
         let report = self.search(c, &opts.limits, forbid_pass, false, watch);
         let analysis = Self::analysis(&report, c);
         let mut choice = report.best().map(|b| b.action);
+        if forbid_pass && report.winrate() < HOPELESS {
+            // The opponent passed and the game is lost whether we pass or not: ending it costs
+            // nothing, while a move would only put a stone into a settled area to die there.
+            choice = Some(PASS);
+        }
         if choice == Some(PASS) && !opponent_passed {
             // Under area scoring a stone in one's own area costs nothing, so a pass that the
             // opponent did not invite is only worth it when it is clearly better; with few
@@ -67,8 +81,10 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             // stone as alive.
             let theirs_dead = self.estimate_dead() & self.game.board().stones(!c);
             if !theirs_dead.is_empty() {
-                // Take the liberties of the dead stones (with a move that still wins, or is
-                // nearly as good as the best), else any move rather than a pass.
+                // Take the liberties of the dead stones: the most visited one that still wins,
+                // or is nearly as good as the best move; if none is, keep a better move the
+                // search found, but never pass while a liberty can be taken: any other move
+                // would fill an area for nothing.
                 let b = self.game.board();
                 let mut libs = Bitboard::EMPTY;
                 for s in theirs_dead {
@@ -78,15 +94,14 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
                 }
                 let best_rate = report.best().map_or(0.0, |b| b.winrate);
                 let floor = (best_rate - PASS_MARGIN).min(0.5);
-                let attack = report.children.iter().find(|ch| {
+                let mut attacks = report.children.iter().filter(|ch| {
                     GoState::<N, W>::point(ch.action).is_some_and(|p| libs.contains(p.index()))
-                        && ch.winrate >= floor
                 });
-                if let Some(a) = attack {
+                if let Some(a) = attacks.clone().find(|ch| ch.winrate >= floor) {
                     choice = Some(a.action);
                 } else if choice == Some(PASS) {
-                    if let Some(other) = report.children.iter().find(|ch| ch.action != PASS) {
-                        choice = Some(other.action);
+                    if let Some(a) = attacks.next() {
+                        choice = Some(a.action);
                     }
                 }
             }

@@ -75,4 +75,16 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         let dead = self.estimate_dead_with(first);
         (sign * self.game.score_with_dead(dead) > 0.0, dead)
     }
+
+    /// Whether every stone of `dead` lies, once they are all removed, in the other colour's
+    /// area (Tromp-Taylor): the dead stones sit in enclosed territory, so the estimate is not
+    /// guessing at a fight still open (a string in atari that could run, stones in a
+    /// moyo with a gap).
+    pub(super) fn dead_enclosed(&self, dead: Bitboard<W>) -> bool {
+        let b = self.game.board();
+        let (black, white) = (b.stones(Color::Black), b.stones(Color::White));
+        let area = crate::game::tromp_taylor_area::<N, W>(black - dead, white - dead);
+        ((dead & black) - area[Color::White]).is_empty()
+            && ((dead & white) - area[Color::Black]).is_empty()
+    }
 }

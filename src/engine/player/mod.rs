@@ -3,17 +3,21 @@
 //! choose the size at run time with [`new_engine`] and speak in [`Vertex`] coordinates.
 //!
 //! Move choice (see [`Engine::genmove`]):
-//! * After the opponent's pass, pass at once if we win both on the board as it stands (every stone
-//!   alive) and with the stones the playouts think dead removed, with either side playing first
-//!   in those playouts; in cleanup mode only if no opponent stone is thought dead. If not, never
-//!   pass (the tree scores two passes on the board as it stands, which can differ).
+//! * After the opponent's pass, pass at once if we win by area with the stones the playouts
+//!   think dead removed, with either side playing first in those playouts, and that estimate is
+//!   not a guess: we win on the board as it stands too, or every stone it calls dead lies in the
+//!   other colour's enclosed area once removed. In cleanup mode only if no opponent stone is
+//!   thought dead. If the estimate says the pass loses, never pass, unless every move loses too
+//!   (then a move would only put a stone into a settled area).
 //! * Otherwise search. Root moves that break positional superko are never chosen; neither is a
-//!   pass that would end the game with a loss on the board.
-//! * Take the most visited root move; resign when its win rate is below the threshold after
-//!   enough playouts. A pass the opponent did not invite (by passing) gives way to the most
-//!   visited move that is nearly as good. In cleanup mode, while opponent stones are thought
-//!   dead, take one of their liberties if that still wins (or is nearly as good as the best
-//!   move), and never pass.
+//!   pass that would end the game with a loss under the dead-stone estimate.
+//! * Take the most visited root move (ties: the higher win rate, then the better mean score,
+//!   never the order of the moves; in a decided won position, the winning move with the best
+//!   mean score); resign when its win rate is below the threshold after enough playouts. A
+//!   pass the opponent did not invite (by passing) gives way to the most visited move that is
+//!   nearly as good. In cleanup mode, while opponent stones are thought dead, take one of their
+//!   liberties if that still wins (or is nearly as good as the best move), and never pass
+//!   while one can be taken.
 //!
 //! The tree is kept between moves: the next search starts from the subtree of the moves played
 //! since, when they follow on from the last search's root.
