@@ -1,7 +1,8 @@
 //! A whole 9x9 game between `tengen gtp` and GNU Go, each process checking the other's moves:
-//! every move must be legal for both, and at the end tengen's `final_score` must agree with GNU
-//! Go's under Chinese rules. Reported as skipped in the test summary (tests/harness) when GNU
-//! Go is not installed.
+//! every move must be legal for both, the game must end with two passes, no stone tengen plays
+//! after GNU Go's first pass may be dead (or captured) at the end, and tengen's `final_score`
+//! must agree with GNU Go's under Chinese rules. Reported as skipped in the test summary
+//! (tests/harness) when GNU Go is not installed.
 
 mod harness;
 
@@ -120,6 +121,11 @@ impl Drop for Engine {
     }
 }
 
+/// The vertices of a GTP vertex list, lower case.
+fn vertices(list: &str) -> Vec<String> {
+    list.split_whitespace().map(str::to_lowercase).collect()
+}
+
 /// `B+3.5` / `W+0.5` / `0` as Black's lead.
 fn lead(score: &str) -> f32 {
     let s = score.trim();
@@ -200,6 +206,28 @@ fn full_game_against_gnugo() -> Outcome {
     let ours = tengen.ok("final_score");
     let theirs = gnugo.ok("final_score");
     let board = gnugo.ok("showboard");
+    // Once GNU Go (White) has passed, the game is settled for it: every further stone of
+    // tengen's (Black) must still stand, alive, at the end. A stone played into a settled area
+    // only to die there is the engine failing to pass.
+    let first_pass = record.iter().position(|m| m == "pass");
+    let late: Vec<&String> = first_pass.map_or(Vec::new(), |i| {
+        record[i..]
+            .iter()
+            .enumerate()
+            .filter(|&(k, m)| (i + k) % 2 == 0 && m != "pass")
+            .map(|(_, m)| m)
+            .collect()
+    });
+    let black = vertices(&gnugo.ok("list_stones black"));
+    let dead = vertices(&gnugo.ok("final_status_list dead"));
+    let wasted: Vec<&&String> = late
+        .iter()
+        .filter(|m| !black.contains(**m) || dead.contains(**m))
+        .collect();
+    assert!(
+        wasted.is_empty(),
+        "tengen played {wasted:?} after GNU Go passed, dead or captured at the end\n{board}\nmoves: {record:?}"
+    );
     assert_eq!(
         lead(&ours),
         lead(&theirs),
