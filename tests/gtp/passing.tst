@@ -56,3 +56,10 @@
 44 showboard
 #? [(.*\n)? 2 \. \. \. X \. X \. \. \. 2\n 1 \. \. \. \. X \. \. \. \. 1(\n.*)?]
 
+
+# GNU Go passed far ahead (W+88.5) and every Black move loses: Black passes rather than put
+# stones into White's area to die (reg_genmove never resigns).
+50 loadsgf tests/gtp/lost.sgf
+#? [black]
+51 reg_genmove b
+#? [pass]
