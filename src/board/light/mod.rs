@@ -52,8 +52,6 @@ pub struct LightBoard<const N: usize, const W: usize> {
     empty_count: u32,
     /// Stones of each colour on the board.
     stones: [u32; 2],
-    /// XOR of the Zobrist keys of the stones (see [`Layout::KEYS`]).
-    hash: u64,
     /// The cell that `ko_color` may not play now (simple ko), or `NO_KO`.
     ko: u16,
     ko_color: Color,
@@ -81,7 +79,6 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             pos: Layout::<N, W>::EMPTY_LIST.1,
             empty_count: (N * N) as u32,
             stones: [0; 2],
-            hash: 0,
             ko: NO_KO,
             ko_color: Color::Black,
         }
@@ -98,7 +95,6 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         self.pos[..len].copy_from_slice(&Layout::<N, W>::EMPTY_LIST.1[..len]);
         self.empty_count = (N * N) as u32;
         self.stones = [0; 2];
-        self.hash = 0;
         self.ko = NO_KO;
     }
 
@@ -169,7 +165,6 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         }
         self.word[m] = (self.word[m] & !CONTENT_MASK) | (Word::from(stone(c)) << CONTENT_SHIFT);
         self.stones[c.index()] += 1;
-        self.hash ^= Layout::<N, W>::KEYS[c.index()][m];
     }
 
     fn is_stone_cell(&self, m: usize) -> bool {
@@ -283,9 +278,21 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     }
 
     /// Zobrist hash of the stones: the same as [`Board::hash`] of the same position.
+    ///
+    /// Computed from the cells on each call (O(points)): no move of a playout needs it, and
+    /// keeping it up to date cost 5 instructions a move (perf/results.md).
     #[must_use]
     pub fn hash(&self) -> u64 {
-        self.hash
+        // Without a branch a cell, so that it vectorises (the bench hashes every final
+        // position).
+        let mut hash = 0;
+        for m in 0..Layout::<N, W>::LEN {
+            let v = self.content(m);
+            let black = u64::from(v == layout::BLACK).wrapping_neg();
+            let white = u64::from(v == layout::WHITE).wrapping_neg();
+            hash ^= (Layout::<N, W>::KEYS[0][m] & black) ^ (Layout::<N, W>::KEYS[1][m] & white);
+        }
+        hash
     }
 
     /// Whether `c` may play on `p` in a light playout: empty, legal (not suicide, not the ko

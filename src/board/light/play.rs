@@ -85,7 +85,6 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         at!(self.list[k]) = last;
         at!(self.pos[last]) = k;
         self.stones[c.index()] += 1;
-        self.hash ^= Layout::<N, W>::KEYS[c.index() & 1][m & (CELLS - 1)];
 
         let content = around.map(|n| (at!(self.word[n]) >> CONTENT_SHIFT) as u32);
         let id = around.map(|n| at!(self.chain[n]));
@@ -248,7 +247,6 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         at!(self.pos[s]) = self.empty_count as u16;
         self.empty_count += 1;
         self.stones[col.index()] -= 1;
-        self.hash ^= Layout::<N, W>::KEYS[col.index() & 1][s & (CELLS - 1)];
         let delta = neighbour_delta(col);
         for n in Layout::<N, W>::around(s) {
             at!(self.word[n]) = at!(self.word[n]).wrapping_sub(delta);

@@ -126,15 +126,6 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
                 return Err(format!("chain {r} has no liberty"));
             }
         }
-        let mut hash = 0;
-        for m in 0..len {
-            if let v @ (BLACK | WHITE) = content(m) {
-                hash ^= Layout::<N, W>::KEYS[v as usize - 1][m];
-            }
-        }
-        if hash != self.hash {
-            return Err(format!("hash {:#x}, recomputed {hash:#x}", self.hash));
-        }
         if self.ko != NO_KO && content(usize::from(self.ko)) != EMPTY {
             return Err(format!("ko on the occupied cell {}", self.ko));
         }
