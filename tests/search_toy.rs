@@ -4,7 +4,10 @@
 
 use rand_core::RngCore;
 use tengen::board::{ByColor, Color};
-use tengen::mcts::{Action, ActionSet, Limits, Params, Rollout, SearchGame, Searcher};
+use tengen::mcts::{
+    Action, ActionSet, Algorithm, Limits, Params, Restrictions, Rollout, Rule, RuleKind,
+    SearchGame, Searcher,
+};
 
 #[path = "common/bits.rs"]
 mod bits;
@@ -284,6 +287,32 @@ fn forbidden_root_moves_are_never_chosen() {
     let mut s = Searcher::new(Params::default());
     let r = s.run(&g, &Limits::playouts(3000), &|a| a == Action(2), None);
     assert!(r.children.iter().all(|c| c.action != Action(2)));
+}
+
+#[test]
+fn restricted_root_moves_are_not_searched_and_the_next_search_is_free() {
+    let g = Ttt::parse("XX. OO. ...", Color::Black);
+    for algorithm in [Algorithm::Uct, Algorithm::Flat] {
+        let mut s = Searcher::new(Params {
+            algorithm,
+            ..Params::default()
+        });
+        s.set_restrictions(Restrictions::new(vec![Rule {
+            color: Color::Black,
+            kind: RuleKind::Avoid,
+            actions: vec![Action(2)],
+            plies: 1,
+        }]));
+        let r = s.run(&g, &Limits::playouts(3000), &|_| false, None);
+        assert!(!r.children.is_empty(), "{algorithm:?}");
+        assert!(
+            r.children.iter().all(|c| c.action != Action(2)),
+            "{algorithm:?}"
+        );
+        s.set_restrictions(Restrictions::default());
+        let r = s.run(&g, &Limits::playouts(3000), &|_| false, None);
+        assert_eq!(r.best().map(|c| c.action), Some(Action(2)), "{algorithm:?}");
+    }
 }
 
 #[test]

@@ -44,6 +44,7 @@
 
 use super::params::{FlatOutcome, Limits, Params};
 use super::report::{Monitor, Report, StopReason, View};
+use super::restrict::Restrictions;
 use super::{Action, ActionSet, ChildInfo, SearchGame};
 use crate::board::Color;
 use crate::cpu::{Cpu, Task};
@@ -341,16 +342,27 @@ impl<G: SearchGame> Flat<'_, G> {
             .iter()
             .map(|c| {
                 let e = self.eval(c);
+                let visits = self.stats(&c.direct, &c.amaf).n.min(u64::from(u32::MAX)) as u32;
                 let mut pv = vec![c.action];
-                pv.extend(e.reply);
+                let mut pv_visits = vec![visits];
+                if let Some(r) = e.reply {
+                    pv.push(r);
+                    let n = c
+                        .replies
+                        .iter()
+                        .find(|x| x.action == r)
+                        .map_or(0, |x| x.direct.n);
+                    pv_visits.push(n.min(u64::from(u32::MAX)) as u32);
+                }
                 let info = ChildInfo {
                     action: c.action,
-                    visits: self.stats(&c.direct, &c.amaf).n.min(u64::from(u32::MAX)) as u32,
+                    visits,
                     winrate: e.winrate.unwrap_or(0.5),
                     amaf_visits: c.amaf.n.min(u64::from(u32::MAX)) as u32,
                     amaf_winrate: c.amaf.winrate().unwrap_or(0.5),
                     score: (c.direct.n > 0).then(|| (c.black_score / c.direct.n as f64) as f32),
                     pv,
+                    pv_visits,
                 };
                 (c.pruned, e.value, info)
             })
@@ -383,12 +395,14 @@ impl<G: SearchGame> Flat<'_, G> {
 }
 
 /// Runs a flat search of `root` (see the module docs). Root moves for which `forbidden` holds
-/// are never tried.
+/// are never tried, nor those `restrictions` forbid at ply 0 (and, at depth 2, replies they
+/// forbid at ply 1).
 pub fn run<G: SearchGame>(
     root: &G,
     params: &Params,
     limits: &Limits,
     forbidden: &dyn Fn(Action) -> bool,
+    restrictions: &Restrictions,
     monitor: Option<Monitor<'_, G>>,
     seed: u64,
 ) -> Report {
@@ -397,6 +411,7 @@ pub fn run<G: SearchGame>(
         params,
         limits,
         forbidden,
+        restrictions,
         monitor,
         seed,
     })
@@ -408,6 +423,7 @@ struct FlatRun<'a, 'm, G: SearchGame> {
     params: &'a Params,
     limits: &'a Limits,
     forbidden: &'a dyn Fn(Action) -> bool,
+    restrictions: &'a Restrictions,
     monitor: Option<Monitor<'m, G>>,
     seed: u64,
 }
@@ -422,6 +438,7 @@ impl<G: SearchGame> Task for FlatRun<'_, '_, G> {
             self.params,
             self.limits,
             self.forbidden,
+            self.restrictions,
             self.monitor,
             self.seed,
         )
@@ -434,12 +451,14 @@ fn run_with<G: SearchGame>(
     params: &Params,
     limits: &Limits,
     forbidden: &dyn Fn(Action) -> bool,
+    restrictions: &Restrictions,
     mut monitor: Option<Monitor<'_, G>>,
     seed: u64,
 ) -> Report {
     let start = Instant::now();
     let mut actions = Vec::new();
     root.tree_actions(&mut actions);
+    restrictions.retain(root.to_move(), 0, &mut actions, |a| !forbidden(a));
     let mut state = root.clone();
     let cands: Vec<Cand> = actions
         .iter()
@@ -451,6 +470,7 @@ fn run_with<G: SearchGame>(
                 state.play(a);
                 let mut rs = Vec::new();
                 state.tree_actions(&mut rs);
+                restrictions.retain(state.to_move(), 1, &mut rs, |_| true);
                 replies = rs
                     .into_iter()
                     .map(|r| Reply {

@@ -15,10 +15,12 @@
 //!   and all-moves-as-first statistics; [`Searcher`] runs it instead of the tree when
 //!   [`Params::algorithm`] says so.
 //! * [`tt`]: the transposition table of position values kept between searches.
+//! * [`restrict`]: [`Restrictions`], moves a colour may not try in the first plies of a search.
 
 pub mod flat;
 pub mod params;
 pub mod report;
+pub mod restrict;
 mod searcher;
 pub mod select;
 pub mod tree;
@@ -26,6 +28,7 @@ pub mod tt;
 
 pub use params::{Algorithm, Backup, FlatOutcome, Limits, Params};
 pub use report::{ChildInfo, Monitor, Report, StopReason, View};
+pub use restrict::{Restrictions, Rule, RuleKind};
 pub use searcher::Searcher;
 
 use crate::board::{Bitboard, ByColor, Color};

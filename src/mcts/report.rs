@@ -58,6 +58,8 @@ pub struct ChildInfo {
     pub score: Option<f32>,
     /// Principal variation: this move, then the most visited reply, and so on.
     pub pv: Vec<Action>,
+    /// Visits of each move of `pv` (as many as `pv` has).
+    pub pv_visits: Vec<u32>,
 }
 
 /// The state of a search (a finished one, or a snapshot of a running one).

@@ -36,6 +36,7 @@ mod worker;
 use super::flat;
 use super::params::{Algorithm, Backup, Limits, Params};
 use super::report::{Monitor, Report, StopReason, View};
+use super::restrict::Restrictions;
 use super::select::Selector;
 use super::tree::Tree;
 use super::tt::Table;
@@ -54,6 +55,10 @@ pub struct Searcher<G: SearchGame> {
     /// The transposition table, when [`Params::transpositions`] is on.
     tt: Option<Box<Table>>,
     searches: u64,
+    /// Moves the searches may not try near the root ([`Searcher::set_restrictions`]).
+    restrictions: Restrictions,
+    /// Whether the tree was grown under restrictions (its nodes lack the moves left out).
+    restricted_tree: bool,
     _game: std::marker::PhantomData<fn() -> G>,
 }
 
@@ -66,6 +71,8 @@ impl<G: SearchGame> Searcher<G> {
             tt: params.transpositions.then(Box::default),
             params,
             searches: 0,
+            restrictions: Restrictions::default(),
+            restricted_tree: false,
             _game: std::marker::PhantomData,
         }
     }
@@ -98,6 +105,21 @@ impl<G: SearchGame> Searcher<G> {
     /// playout).
     pub fn set_ownership(&mut self, on: bool) {
         self.params.ownership = on;
+    }
+
+    /// Restricts the moves of the next searches (until replaced; the default restricts
+    /// nothing): a node at ply `p` from the root is expanded without the actions the
+    /// restrictions forbid its player there, unless they forbid all of them. A restricted
+    /// search starts from a fresh tree, uses no transposition table, and the search after it
+    /// starts afresh too. The flat searcher applies them to its root moves and, at depth 2, to
+    /// the replies.
+    pub fn set_restrictions(&mut self, r: Restrictions) {
+        self.restrictions = r;
+    }
+
+    #[must_use]
+    pub fn restrictions(&self) -> &Restrictions {
+        &self.restrictions
     }
 
     #[must_use]
@@ -136,17 +158,32 @@ impl<G: SearchGame> Searcher<G> {
         monitor: Option<Monitor<'_, G>>,
     ) -> Report {
         self.searches += 1;
+        let restricted = !self.restrictions.is_empty();
+        if restricted || self.restricted_tree {
+            self.clear();
+        }
+        self.restricted_tree = restricted;
         if self.params.algorithm == Algorithm::Flat {
             // The flat searcher keeps no tree: whatever follows starts afresh.
             if self.tree.len() > 1 {
                 self.clear();
             }
             let seed = splitmix64(self.params.seed ^ splitmix64(self.searches));
-            return flat::run(root, &self.params, limits, forbidden, monitor, seed);
+            return flat::run(
+                root,
+                &self.params,
+                limits,
+                forbidden,
+                &self.restrictions,
+                monitor,
+                seed,
+            );
         }
         let start = Instant::now();
         let mut actions = Vec::new();
         root.tree_actions(&mut actions);
+        self.restrictions
+            .retain(root.to_move(), 0, &mut actions, |a| !forbidden(a));
         if !self.tree.root().is_expanded() && !actions.is_empty() {
             expand(
                 &self.tree,
@@ -165,7 +202,11 @@ impl<G: SearchGame> Searcher<G> {
             root,
             selector: &self.selector,
             params: &self.params,
-            tt: self.tt.as_deref().filter(|_| root.hash().is_some()),
+            tt: self
+                .tt
+                .as_deref()
+                .filter(|_| root.hash().is_some() && !restricted),
+            restrictions: restricted.then_some(&self.restrictions),
             side: root.board_side() as f32,
             limits: *limits,
             start,
@@ -254,8 +295,10 @@ struct Shared<'a, G: SearchGame> {
     root: &'a G,
     selector: &'a Selector,
     params: &'a Params,
-    /// The transposition table, if on and the game has hashes.
+    /// The transposition table, if on, the game has hashes and the search is unrestricted.
     tt: Option<&'a Table>,
+    /// The searcher's restrictions, if any.
+    restrictions: Option<&'a Restrictions>,
     /// [`SearchGame::board_side`] of the root, for the mix backup.
     side: f32,
     limits: Limits,

@@ -19,6 +19,7 @@ impl<G: SearchGame> Shared<'_, G> {
                 let n = tree.node(c);
                 let (s, a) = (n.stats(), n.amaf());
                 let (ss, sn) = self.score_sums(c - self.first_child);
+                let (pv, pv_visits) = principal_variation(tree, c, pv_len);
                 ChildInfo {
                     action: n.action(),
                     visits: s.visits,
@@ -26,7 +27,8 @@ impl<G: SearchGame> Shared<'_, G> {
                     amaf_visits: a.visits,
                     amaf_winrate: a.mean().unwrap_or(0.5),
                     score: (sn > 0).then(|| ss as f32 / (2 * sn) as f32),
-                    pv: principal_variation(tree, c, pv_len),
+                    pv,
+                    pv_visits,
                 }
             })
             .collect();
@@ -74,15 +76,18 @@ impl<G: SearchGame> Shared<'_, G> {
     }
 }
 
-/// From `c`, follow the most visited child; at most `len` moves.
-fn principal_variation(tree: &Tree, mut c: usize, len: usize) -> Vec<Action> {
+/// From `c`, follow the most visited child; at most `len` moves, with their visits.
+fn principal_variation(tree: &Tree, mut c: usize, len: usize) -> (Vec<Action>, Vec<u32>) {
     let mut pv = Vec::new();
+    let mut visits = Vec::new();
     while pv.len() < len {
         let n = tree.node(c);
-        if n.stats().visits == 0 {
+        let v = n.stats().visits;
+        if v == 0 {
             break;
         }
         pv.push(n.action());
+        visits.push(v);
         let next = n
             .children()
             .filter(|&k| !tree.node(k).is_pruned())
@@ -92,5 +97,5 @@ fn principal_variation(tree: &Tree, mut c: usize, len: usize) -> Vec<Action> {
             None => break,
         }
     }
-    pv
+    (pv, visits)
 }

@@ -132,6 +132,9 @@ fn descend<G: SearchGame, C: Cpu>(
             }
             actions.clear();
             state.tree_actions(actions);
+            if let Some(r) = sh.restrictions {
+                r.retain(state.to_move(), path.len() - 1, actions, |_| true);
+            }
             if actions.is_empty() || !expand(tree, id, state, sh.params.prior, actions, priors) {
                 break;
             }
