@@ -5,12 +5,15 @@
 //! * [`player`]: a whole engine (game plus search) behind an object-safe trait, so the board
 //!   size can be chosen at run time.
 //! * [`presets`]: named playout-policy and search settings (`--preset`).
+//! * [`restrict`]: [`MoveRule`], the analysis commands' restrictions on the moves searched.
 //!
 //! The front ends (`gtp`, `cli`) reach the search through this module: the search parameters
 //! and limits are re-exported here.
 
 pub mod player;
 pub mod presets;
+pub mod restrict;
 pub mod state;
 
 pub use crate::mcts::{Algorithm, Backup, FlatOutcome, Limits, Params, StopReason};
+pub use restrict::{MoveRule, RuleKind};

@@ -42,7 +42,11 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
                     break;
                 }
             }
-            if wins && (on_board > 0.0 || enclosed) && !(opts.cleanup && theirs_dead) {
+            if wins
+                && (on_board > 0.0 || enclosed)
+                && !(opts.cleanup && theirs_dead)
+                && self.may_pass(c)
+            {
                 return (Decision::Play(VertexMove::Pass), Analysis::empty(N, c));
             }
             // The tree scores two passes on the board as it stands: let it pass only where the
@@ -52,7 +56,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         let report = self.search(c, &opts.limits, forbid_pass, false, watch);
         let analysis = Self::analysis(&report, c);
         let mut choice = report.best().map(|b| b.action);
-        if forbid_pass && report.winrate() < HOPELESS {
+        if forbid_pass && report.winrate() < HOPELESS && self.may_pass(c) {
             // The opponent passed and the game is lost whether we pass or not: ending it costs
             // nothing, while a move would only put a stone into a settled area to die there.
             choice = Some(PASS);

@@ -6,8 +6,9 @@ use super::{
 };
 use crate::board::{Bitboard, Board, ByColor, Color, Move};
 use crate::engine::state::{GoState, PASS};
+use crate::engine::MoveRule;
 use crate::game::{Game, GameError, Vertex, VertexMove};
-use crate::mcts::{Action, Limits, Monitor, Report, Searcher, View};
+use crate::mcts::{Action, Limits, Monitor, Report, Restrictions, Rule, Searcher, View};
 use crate::playout::PolicyTables;
 use std::sync::Arc;
 
@@ -142,6 +143,11 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         report
     }
 
+    /// Whether the move rules let `c` pass at the root.
+    pub(super) fn may_pass(&self, c: Color) -> bool {
+        !self.searcher.restrictions().forbids(c, 0, PASS)
+    }
+
     /// A report in coordinates, from `c`'s side.
     pub(super) fn analysis(r: &Report, c: Color) -> Analysis {
         let sign = if c == Color::Black { 1.0 } else { -1.0 };
@@ -156,6 +162,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
                 amaf_winrate: ch.amaf_winrate,
                 amaf_visits: ch.amaf_visits,
                 pv: ch.pv.iter().map(|&a| Self::vertex_move(a)).collect(),
+                pv_visits: ch.pv_visits.clone(),
             })
             .collect();
         Analysis {
@@ -350,6 +357,23 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
             }
         }
         (d, a)
+    }
+
+    fn set_move_rules(&mut self, rules: &[MoveRule]) {
+        let action = |m: &VertexMove| match *m {
+            VertexMove::Pass => Some(PASS),
+            VertexMove::Play(v) => Game::<N, W>::point(v).map(GoState::<N, W>::action),
+        };
+        let rules = rules
+            .iter()
+            .map(|r| Rule {
+                color: r.color,
+                kind: r.kind,
+                actions: r.moves.iter().filter_map(action).collect(),
+                plies: r.until_depth,
+            })
+            .collect();
+        self.searcher.set_restrictions(Restrictions::new(rules));
     }
 
     fn analyze(&mut self, c: Color, limits: &Limits, watch: Option<Watch<'_>>) -> Analysis {

@@ -34,6 +34,7 @@ mod go_engine;
 pub use go_engine::GoEngine;
 
 use crate::board::{Board, ByColor, Color};
+use crate::engine::MoveRule;
 use crate::game::{GameError, Vertex, VertexMove};
 use crate::mcts::{Limits, Params, StopReason};
 use crate::playout::Policy;
@@ -80,6 +81,8 @@ pub struct MoveInfo {
     pub amaf_visits: u32,
     /// Principal variation, starting with `mv`.
     pub pv: Vec<VertexMove>,
+    /// Visits of each move of `pv`.
+    pub pv_visits: Vec<u32>,
 }
 
 /// A search result in coordinates.
@@ -205,6 +208,11 @@ pub trait Engine: Send {
         opts: &GenmoveOptions,
         watch: Option<Watch<'_>>,
     ) -> (Decision, Analysis);
+    /// Restricts the moves of the following searches (`genmove` and `analyze`) to `rules`
+    /// until replaced (`&[]` lifts them; see [`MoveRule`] and
+    /// [`crate::mcts::Searcher::set_restrictions`]). The chosen move obeys them too, unless
+    /// they leave no legal move.
+    fn set_move_rules(&mut self, rules: &[MoveRule]);
     /// Searches for `c` without choosing a move, until `limits` or the watcher stops it.
     fn analyze(&mut self, c: Color, limits: &Limits, watch: Option<Watch<'_>>) -> Analysis;
     /// The final score from Black's side (komi included) with the stones estimated dead removed.
