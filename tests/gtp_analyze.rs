@@ -204,3 +204,63 @@ fn commands_sent_during_a_search_wait_their_turn() {
     assert!(first[0].starts_with("=8 "), "{first:?}");
     assert_eq!(s.response(WAIT), ["=9 tengen"]);
 }
+
+/// The moves named by the `info` entries of an analysis line.
+fn info_moves(line: &str) -> Vec<&str> {
+    line.split("info move ")
+        .skip(1)
+        .filter_map(|s| s.split(' ').next())
+        .collect()
+}
+
+#[test]
+fn analysis_avoids_moves_and_forgets_the_rule_afterwards() {
+    let avoided = ["E5", "D5", "F5", "E4", "E6", "D4", "F4", "D6", "F6"];
+    let mut s = Session::start(&["--quiet", "--playouts", &playouts(3000)]);
+    s.send("boardsize 9");
+    s.response(WAIT);
+    s.send("1 lz-analyze b 5 avoid b e5,d5,f5,e4,e6,d4,f4,d6,f6 1");
+    assert_eq!(s.line(WAIT), "=1");
+    for _ in 0..5 {
+        let l = s.line(WAIT);
+        assert!(l.starts_with("info move "), "{l:?}");
+        let moves = info_moves(&l);
+        assert!(moves.len() > 40, "{l:?}");
+        assert!(moves.iter().all(|m| !avoided.contains(m)), "{l:?}");
+    }
+    // The rule was for that analysis only: the next search visits the centre again.
+    s.send("2 tengen-visits b");
+    loop {
+        let l = s.line(WAIT);
+        if l.is_empty() {
+            break;
+        }
+        assert!(info_moves(&l).iter().all(|m| !avoided.contains(m)), "{l:?}");
+    }
+    let rows = s.response(WAIT);
+    assert_eq!(rows.len(), 9, "{rows:?}");
+    // E5: row 5 from the top, column E.
+    let e5 = rows[4].split(' ').nth(4).unwrap();
+    assert!(e5.parse::<u32>().is_ok_and(|n| n > 0), "{rows:?}");
+}
+
+#[test]
+fn malformed_analysis_arguments_start_no_stream() {
+    let mut s = Session::start(&["--quiet"]);
+    s.send("boardsize 9");
+    s.response(WAIT);
+    for (id, cmd) in [
+        (4, "kata-analyze foo"),
+        (5, "lz-analyze x"),
+        (6, "lz-analyze -5"),
+        (7, "kata-analyze 50 ownership maybe"),
+    ] {
+        s.send(&format!("{id} {cmd}"));
+        let first = s.line(WAIT);
+        assert!(
+            first.starts_with(&format!("?{id} syntax error: ")),
+            "{cmd}: {first:?}"
+        );
+        assert_eq!(s.line(WAIT), "", "{cmd}");
+    }
+}

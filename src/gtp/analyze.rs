@@ -26,34 +26,69 @@ fn pv_text(m: &MoveInfo) -> String {
     v.join(" ")
 }
 
-/// One analysis line: an `info` entry per move with visits, best first (KataGo's ownership at
-/// the end). Empty when nothing has been searched yet.
-#[must_use]
-pub fn info_line(a: &Analysis, dialect: Dialect) -> String {
-    let mut s = String::new();
-    let searched: Vec<&MoveInfo> = a.moves.iter().filter(|m| m.visits > 0).collect();
-    let prior = 1.0 / a.moves.len().max(1) as f32;
-    for (order, m) in searched.iter().enumerate() {
-        if !s.is_empty() {
-            s.push(' ');
+/// What an analysis line holds besides the dialect's `info` fields (the analysis commands'
+/// arguments, see [`crate::gtp::analyze_args`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct InfoFormat {
+    pub dialect: Dialect,
+    /// Report at least this many moves, unsearched ones included if needed.
+    pub min_moves: usize,
+    /// Report at most this many moves.
+    pub max_moves: Option<usize>,
+    /// A `pvVisits` list after each `pv`.
+    pub pv_visits: bool,
+    /// A `rootInfo` entry after the moves (KataGo dialect).
+    pub root_info: bool,
+}
+
+impl InfoFormat {
+    /// The dialect's plain line: every searched move, nothing more.
+    #[must_use]
+    pub fn plain(dialect: Dialect) -> Self {
+        Self {
+            dialect,
+            min_moves: 0,
+            max_moves: None,
+            pv_visits: false,
+            root_info: false,
         }
-        match dialect {
-            Dialect::Leela => {
-                let _ = write!(
-                    s,
-                    "info move {} visits {} winrate {} prior {} lcb {} order {order} pv {}",
-                    m.mv,
-                    m.visits,
-                    (m.winrate * 10000.0).round() as i32,
-                    (prior * 10000.0).round() as i32,
-                    (lcb(m) * 10000.0).round() as i32,
-                    pv_text(m)
-                );
-            }
+    }
+}
+
+/// The moves a line reports: those with visits, best first, then unsearched ones up to
+/// `min_moves`, all capped at `max_moves`.
+fn reported<'a>(a: &'a Analysis, f: &InfoFormat) -> Vec<&'a MoveInfo> {
+    let mut moves: Vec<&MoveInfo> = a.moves.iter().filter(|m| m.visits > 0).collect();
+    let unsearched = a.moves.iter().filter(|m| m.visits == 0);
+    let missing = f.min_moves.saturating_sub(moves.len());
+    moves.extend(unsearched.take(missing));
+    moves.truncate(f.max_moves.unwrap_or(usize::MAX));
+    moves
+}
+
+/// One analysis line: an `info` entry per reported move (see [`InfoFormat`]), then KataGo's
+/// `rootInfo` and ownership when asked for. Empty when nothing has been searched yet.
+#[must_use]
+pub fn info_line(a: &Analysis, f: &InfoFormat) -> String {
+    if a.moves.iter().all(|m| m.visits == 0) {
+        return String::new();
+    }
+    let mut parts: Vec<String> = Vec::new();
+    let prior = 1.0 / a.moves.len().max(1) as f32;
+    for (order, m) in reported(a, f).into_iter().enumerate() {
+        let mut info = match f.dialect {
+            Dialect::Leela => format!(
+                "info move {} visits {} winrate {} prior {} lcb {} order {order} pv {}",
+                m.mv,
+                m.visits,
+                (m.winrate * 10000.0).round() as i32,
+                (prior * 10000.0).round() as i32,
+                (lcb(m) * 10000.0).round() as i32,
+                pv_text(m)
+            ),
             Dialect::Kata { .. } => {
                 let lead = m.score_lead.unwrap_or(0.0);
-                let _ = write!(
-                    s,
+                format!(
                     "info move {} visits {} utility {:.4} winrate {:.4} scoreMean {lead:.2} \
                      scoreStdev 0 scoreLead {lead:.2} prior {prior:.4} lcb {:.4} order {order} pv {}",
                     m.mv,
@@ -62,21 +97,38 @@ pub fn info_line(a: &Analysis, dialect: Dialect) -> String {
                     m.winrate,
                     lcb(m),
                     pv_text(m)
-                );
+                )
+            }
+        };
+        if f.pv_visits {
+            info.push_str(" pvVisits");
+            for v in &m.pv_visits {
+                let _ = write!(info, " {v}");
             }
         }
+        parts.push(info);
     }
-    if let Dialect::Kata { ownership: true } = dialect {
-        if !a.ownership.is_empty() && !s.is_empty() {
+    if f.root_info {
+        let lead = a.score_lead.unwrap_or(0.0);
+        parts.push(format!(
+            "rootInfo visits {} utility {:.4} winrate {:.4} scoreMean {lead:.2} scoreLead {lead:.2}",
+            a.root_visits,
+            2.0 * a.winrate - 1.0,
+            a.winrate
+        ));
+    }
+    if let Dialect::Kata { ownership: true } = f.dialect {
+        if !a.ownership.is_empty() {
             // KataGo reports ownership from the side to move's point of view.
             let sign = if a.to_move == Color::Black { 1.0 } else { -1.0 };
-            s.push_str(" ownership");
+            let mut s = String::from("ownership");
             for &o in &a.ownership {
                 let _ = write!(s, " {:.3}", sign * o);
             }
+            parts.push(s);
         }
     }
-    s
+    parts.join(" ")
 }
 
 /// A GoGui `dboard`: one row of floats per board line, top row first.
@@ -170,4 +222,77 @@ pub fn summary(a: &Analysis, played: &str, threads: usize) -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Vertex, VertexMove};
+    use std::time::Duration;
+
+    fn analysis() -> Analysis {
+        let mv = |x, y| VertexMove::Play(Vertex::new(x, y));
+        let info =
+            |m: VertexMove, visits: u32, pv: Vec<VertexMove>, pv_visits: Vec<u32>| MoveInfo {
+                mv: m,
+                visits,
+                winrate: 0.5,
+                score_lead: Some(1.0),
+                amaf_winrate: 0.5,
+                amaf_visits: 0,
+                pv,
+                pv_visits,
+            };
+        Analysis {
+            size: 9,
+            to_move: Color::Black,
+            playouts: 30,
+            elapsed: Duration::from_secs(1),
+            nodes: 10,
+            root_visits: 30,
+            moves: vec![
+                info(mv(4, 4), 20, vec![mv(4, 4), mv(3, 3)], vec![20, 7]),
+                info(mv(2, 2), 10, vec![mv(2, 2)], vec![10]),
+                info(VertexMove::Pass, 0, vec![], vec![]),
+            ],
+            winrate: 0.5,
+            score_lead: Some(1.0),
+            ownership: Vec::new(),
+            stop: None,
+        }
+    }
+
+    fn moves(line: &str) -> Vec<&str> {
+        line.split("info move ")
+            .skip(1)
+            .map(|s| s.split(' ').next().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn min_and_max_moves() {
+        let a = analysis();
+        let mut f = InfoFormat::plain(Dialect::Leela);
+        assert_eq!(moves(&info_line(&a, &f)), ["E5", "C3"]);
+        f.min_moves = 3;
+        assert_eq!(moves(&info_line(&a, &f)), ["E5", "C3", "pass"]);
+        f.max_moves = Some(1);
+        assert_eq!(moves(&info_line(&a, &f)), ["E5"]);
+        f.max_moves = Some(0);
+        assert_eq!(info_line(&a, &f), "");
+    }
+
+    #[test]
+    fn pv_visits_and_root_info() {
+        let a = analysis();
+        let mut f = InfoFormat::plain(Dialect::Kata { ownership: false });
+        f.pv_visits = true;
+        f.root_info = true;
+        let line = info_line(&a, &f);
+        assert!(
+            line.contains(" pv E5 D4 pvVisits 20 7 info move C3 "),
+            "{line}"
+        );
+        assert!(line.ends_with(" pv C3 pvVisits 10 rootInfo visits 30 utility 0.0000 winrate 0.5000 scoreMean 1.00 scoreLead 1.00"), "{line}");
+    }
 }

@@ -29,8 +29,10 @@
 //! * Time: `time_settings`, `time_left`, `kgs-time_settings none|absolute|byoyomi|canadian`.
 //! * Regression and analysis: `reg_genmove`, `lz-analyze`, `lz-genmove_analyze`,
 //!   `kata-analyze` (with `ownership true`), `kata-genmove_analyze`, `analyze` and
-//!   `genmove_analyze` (Leela Zero format), `gogui-analyze_commands` (an ownership `dboard`
-//!   `tengen-ownership` and a visits `sboard` `tengen-visits`), `gogui-interrupt`.
+//!   `genmove_analyze` (Leela Zero format), with the arguments of [`analyze_args`] (`avoid`,
+//!   `allow`, `minmoves`, `maxmoves`, `pvVisits`, `rootInfo`); `gogui-analyze_commands` (an
+//!   ownership `dboard` `tengen-ownership` and a visits `sboard` `tengen-visits`),
+//!   `gogui-interrupt`.
 //!
 //! # Pondering
 //!
@@ -47,6 +49,7 @@
 //! variations.
 
 pub mod analyze;
+pub mod analyze_args;
 pub mod client;
 pub mod clock;
 mod commands;

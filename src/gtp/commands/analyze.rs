@@ -2,53 +2,40 @@
 //! forms) and GoGui's analysis boards.
 
 use super::{err, ok};
-use crate::board::Color;
 use crate::engine::player::{Analysis, Watch};
 use crate::engine::Limits;
-use crate::gtp::analyze::{self as format, Dialect};
+use crate::gtp::analyze::{self as format, Dialect, InfoFormat};
+use crate::gtp::analyze_args::{self, AnalyzeArgs};
 use crate::gtp::parse;
 use crate::gtp::{Reply, Server};
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-/// Options of an analysis command: `[color] [interval] [key value]...`.
-struct AnalyzeArgs {
-    color: Option<Color>,
-    interval: Duration,
-    ownership: bool,
-}
-
-fn analyze_args(args: &[String]) -> Option<AnalyzeArgs> {
-    let mut a = AnalyzeArgs {
-        color: None,
-        interval: Duration::from_millis(1000),
-        ownership: false,
+/// The parsed arguments of an analysis command and the line format they ask for, or the
+/// `syntax error` reply.
+fn analysis_request(
+    args: &[String],
+    dialect: Dialect,
+    size: usize,
+) -> Result<(AnalyzeArgs, InfoFormat), Reply> {
+    let kata = matches!(dialect, Dialect::Kata { .. });
+    let a =
+        analyze_args::parse(args, kata, size).map_err(|e| err(&format!("syntax error: {e}")))?;
+    let dialect = match dialect {
+        Dialect::Kata { .. } => Dialect::Kata {
+            ownership: a.ownership,
+        },
+        d => d,
     };
-    let mut i = 0;
-    let centis = |s: &str| {
-        s.parse::<u64>()
-            .ok()
-            .map(|c| Duration::from_millis(10 * c.max(1)))
+    let f = InfoFormat {
+        dialect,
+        min_moves: a.min_moves,
+        max_moves: a.max_moves,
+        pv_visits: a.pv_visits,
+        root_info: a.root_info,
     };
-    while i < args.len() {
-        let w = args[i].as_str();
-        if let Some(c) = parse::color(w).filter(|_| i == 0) {
-            a.color = Some(c);
-        } else if let Some(d) = centis(w) {
-            a.interval = d;
-        } else {
-            let value = args.get(i + 1).map(String::as_str);
-            match w.to_ascii_lowercase().as_str() {
-                "interval" => a.interval = centis(value?)?,
-                "ownership" => a.ownership = value? == "true",
-                _ => {}
-            }
-            i += 1;
-        }
-        i += 1;
-    }
-    Some(a)
+    Ok((a, f))
 }
 
 impl<O: Write, E: Write> Server<O, E> {
@@ -65,19 +52,16 @@ impl<O: Write, E: Write> Server<O, E> {
         } else {
             Dialect::Leela
         };
-        Ok(match analyze_args(args) {
-            Some(a) => {
-                let dialect = match dialect {
-                    Dialect::Kata { .. } => Dialect::Kata {
-                        ownership: a.ownership,
-                    },
-                    d => d,
-                };
+        match analysis_request(args, dialect, self.engine.size()) {
+            Ok((a, f)) => {
                 let c = a.color.unwrap_or_else(|| self.engine.to_move());
-                self.generate_streamed(id, c, dialect, a.interval)?
+                self.engine.set_move_rules(&a.rules);
+                let reply = self.generate_streamed(id, c, f, a.interval);
+                self.engine.set_move_rules(&[]);
+                reply
             }
-            None => err("syntax error"),
-        })
+            Err(reply) => Ok(reply),
+        }
     }
 
     /// `lz-analyze` / `kata-analyze`: `=id`, then a line every interval until input arrives.
@@ -87,14 +71,9 @@ impl<O: Write, E: Write> Server<O, E> {
         args: &[String],
         dialect: Dialect,
     ) -> io::Result<Reply> {
-        let Some(a) = analyze_args(args) else {
-            return Ok(err("syntax error"));
-        };
-        let dialect = match dialect {
-            Dialect::Kata { .. } => Dialect::Kata {
-                ownership: a.ownership,
-            },
-            d => d,
+        let (a, info) = match analysis_request(args, dialect, self.engine.size()) {
+            Ok(r) => r,
+            Err(reply) => return Ok(reply),
         };
         let c = a.color.unwrap_or_else(|| self.engine.to_move());
         writeln!(self.out, "={id}")?;
@@ -111,7 +90,7 @@ impl<O: Write, E: Write> Server<O, E> {
             }
             if last.elapsed() >= every {
                 last = Instant::now();
-                let line = format::info_line(&build(), dialect);
+                let line = format::info_line(&build(), &info);
                 if !line.is_empty() {
                     if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
                         io_error = Some(e);
@@ -125,7 +104,9 @@ impl<O: Write, E: Write> Server<O, E> {
             interval: every.min(Duration::from_millis(20)),
             callback: &mut callback,
         };
+        engine.set_move_rules(&a.rules);
         engine.analyze(c, &Limits::default(), Some(watch));
+        engine.set_move_rules(&[]);
         if let Some(e) = io_error {
             return Err(e);
         }

@@ -5,7 +5,7 @@ use super::{color_name, err, ok};
 use crate::board::Color;
 use crate::engine::player::{Analysis, Decision, GenmoveOptions, Watch};
 use crate::engine::Limits;
-use crate::gtp::analyze::{self as format, Dialect};
+use crate::gtp::analyze::{self as format, InfoFormat};
 use crate::gtp::parse;
 use crate::gtp::{Reply, Server};
 use std::io::{self, Write};
@@ -19,7 +19,7 @@ pub(super) struct GenRequest {
     pub(super) cleanup: bool,
     pub(super) resign: bool,
     /// Stream analysis lines in this dialect every interval (`*-genmove_analyze`).
-    pub(super) stream: Option<(Dialect, Duration)>,
+    pub(super) stream: Option<(InfoFormat, Duration)>,
 }
 
 impl<O: Write, E: Write> Server<O, E> {
@@ -79,10 +79,10 @@ impl<O: Write, E: Write> Server<O, E> {
             if input.poll_interrupt() {
                 return ControlFlow::Break(());
             }
-            if let Some((dialect, every)) = req.stream {
-                if last_stream.elapsed() >= every {
+            if let Some((info, every)) = &req.stream {
+                if last_stream.elapsed() >= *every {
                     last_stream = Instant::now();
-                    let line = format::info_line(&build(), dialect);
+                    let line = format::info_line(&build(), info);
                     if !line.is_empty() {
                         if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
                             io_error = Some(e);
@@ -134,7 +134,7 @@ impl<O: Write, E: Write> Server<O, E> {
         &mut self,
         id: &str,
         c: Color,
-        dialect: Dialect,
+        info: InfoFormat,
         every: Duration,
     ) -> io::Result<Reply> {
         writeln!(self.out, "={id}")?;
@@ -143,10 +143,10 @@ impl<O: Write, E: Write> Server<O, E> {
             commit: true,
             cleanup: false,
             resign: true,
-            stream: Some((dialect, every)),
+            stream: Some((info, every)),
         };
         let (d, a) = self.generate(c, req)?;
-        let line = format::info_line(&a, dialect);
+        let line = format::info_line(&a, &info);
         if !line.is_empty() {
             writeln!(self.out, "{line}")?;
         }
