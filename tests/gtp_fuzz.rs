@@ -137,6 +137,17 @@ fn command(r: &mut Rng) -> Vec<u8> {
             )
             .into_bytes()
         }
+        "lz-analyze" | "kata-analyze" if r.below(3) > 0 => {
+            let args = r.pick(&[
+                "",
+                "b 1",
+                "w interval 1",
+                "1 avoid b e5,d4,pass 2",
+                "b 1 allow w c3,g7 1 avoid b a1 3",
+                "1 minmoves 3 maxmoves 2 pvVisits true",
+            ]);
+            return format!("{name} {args}").trim_end().as_bytes().to_vec();
+        }
         // Never a file argument: printsgf would write it.
         "printsgf" => 0,
         _ => r.below(4),
