@@ -84,12 +84,13 @@
 #? [!.*play (E5|D5|F5|E4|E6|D4|F4|D6|F6|pass)]
 
 # With a depth of 3 the rule holds at Black's next move in the variations too (ply 2), while
-# White's replies (ply 1) are free; with a depth of 1 (command 40) it does not.
+# White's replies (ply 1) are free; with a depth of 1 (command 40) it does not. Three vertices,
+# so that one is still free at ply 2 (rules that leave no move do not hold).
 43 undo
-44 lz-genmove_analyze b 10 allow b c3,d4 3
-#? [(info .*\n)*play (C3|D4)]
-#? [!.*pv ([A-J][1-9]|pass) ([A-J][1-9]|pass) ([ABE-J][1-9]|C[^3]|D[^4]|pass)[ \n].*]
-#? [.*pv (C3|D4) ([ABE-J][1-9]|C[^3]|D[^4]|pass) .*]
+44 lz-genmove_analyze b 10 allow b c3,d4,e5 3
+#? [(info .*\n)*play (C3|D4|E5)]
+#? [!.*pv ([A-J][1-9]|pass) ([A-J][1-9]|pass) ([ABF-J][1-9]|C[^3]|D[^4]|E[^5]|pass)[ \n].*]
+#? [.*pv (C3|D4|E5) ([ABF-J][1-9]|C[^3]|D[^4]|E[^5]|pass) .*]
 
 # `maxmoves`, `pvVisits`, `rootInfo`: two moves per line, each pv followed by its visits, then
 # the root's entry.
