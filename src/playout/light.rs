@@ -75,7 +75,7 @@ impl Score {
 }
 
 /// A uniformly random candidate cell for the colour of index `C` (see
-/// [`LightBoard::is_candidate`]), or `None`.
+/// [`LightBoard::is_candidate`]) and its place in the empty-point list, or `None`.
 ///
 /// Draws uniformly from the empty-point list and moves each draw that is not a candidate past
 /// the end of the range drawn from: uniform over candidates without building the candidate
@@ -85,7 +85,7 @@ impl Score {
 fn draw_cell<const N: usize, const W: usize, const C: usize, R: RngCore>(
     board: &mut LightBoard<N, W>,
     rng: &mut R,
-) -> Option<usize> {
+) -> Option<(usize, u32)> {
     let mut n = board.empty_count();
     while n > 0 {
         let k = ((u64::from(rng.next_u32()) * u64::from(n)) >> 32) as u32;
@@ -93,7 +93,7 @@ fn draw_cell<const N: usize, const W: usize, const C: usize, R: RngCore>(
         let m = unsafe { board.empty_cell_unchecked(k) };
         // SAFETY: `m` is an empty on-board cell.
         if unsafe { board.is_candidate_cell_mut::<C>(m) } {
-            return Some(m);
+            return Some((m, k));
         }
         n -= 1;
         // SAFETY: `k <= n < empty_count`.
@@ -113,7 +113,7 @@ pub fn random_move<const N: usize, const W: usize, R: RngCore>(
         Color::Black => draw_cell::<N, W, 0, R>(board, rng),
         Color::White => draw_cell::<N, W, 1, R>(board, rng),
     }
-    .map(LightBoard::<N, W>::point_of)
+    .map(|(m, _)| LightBoard::<N, W>::point_of(m))
 }
 
 /// Where a playout stands between plies.
@@ -135,19 +135,22 @@ impl Plies {
     ) -> bool {
         let c = color_of::<C>();
         match draw_cell::<N, W, C, R>(board, rng) {
-            Some(m) => {
-                // SAFETY: `draw_cell` returns empty cells where `c` may legally play.
-                unsafe { board.play_unchecked(c, m) };
+            Some((m, k)) => {
+                // SAFETY: `draw_cell` returns empty cells where `c` may legally play, with
+                // their place in the empty-point list.
+                unsafe { board.play_listed_unchecked(c, m, k) };
                 on_play(c, m, self.moves);
                 self.passes = 0;
+                self.moves += 1;
+                self.moves >= cfg.max_moves
             }
             None => {
                 board.pass();
                 self.passes += 1;
+                self.moves += 1;
+                self.passes >= 2 || self.moves >= cfg.max_moves
             }
         }
-        self.moves += 1;
-        self.passes >= 2 || self.moves >= cfg.max_moves
     }
 }
 

@@ -47,6 +47,10 @@ pub const DIAGONAL_SHIFT: u32 = 24;
 pub const OFF_DIAGONAL_SHIFT: u32 = 40;
 /// The content byte of a word, in place.
 pub const CONTENT_MASK: Word = 0xff << CONTENT_SHIFT;
+/// The pseudo-liberty count an empty or off-board cell holds as its own scratch chain. Each
+/// stone placed next to it takes one away for as long as it stands (at most four at once),
+/// so the count never reaches zero, and a zero count next to a move can only be a chain's.
+pub const SCRATCH_LIBS: u16 = 0x4000;
 /// Shift of the empty-neighbour count in a cell word.
 pub const EMPTY_SHIFT: u32 = 16;
 
@@ -178,22 +182,20 @@ impl<const N: usize, const W: usize> Layout<N, W> {
         t
     };
 
-    /// The empty-point list of the empty board (cells in increasing order, as the exact
-    /// board lists bit indices) and each cell's position in it.
-    pub const EMPTY_LIST: ([u16; CELLS], [u16; CELLS]) = {
+    /// The empty-point list of the empty board: cells in increasing order, as the exact
+    /// board lists bit indices.
+    pub const EMPTY_LIST: [u16; CELLS] = {
         let mut list = [0u16; CELLS];
-        let mut pos = [0u16; CELLS];
         let mut k = 0;
         let mut m = 0;
         while m < Self::LEN {
             if Self::on_board(m) {
                 list[k] = m as u16;
-                pos[m] = k as u16;
                 k += 1;
             }
             m += 1;
         }
-        (list, pos)
+        list
     };
 }
 
@@ -225,7 +227,7 @@ mod tests {
             }
         }
         assert_eq!(
-            L::<N, W>::EMPTY_LIST.0[N * N - 1] as usize,
+            L::<N, W>::EMPTY_LIST[N * N - 1] as usize,
             L::<N, W>::cell(N - 1, N - 1)
         );
     }

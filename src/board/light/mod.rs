@@ -41,14 +41,16 @@ pub struct LightBoard<const N: usize, const W: usize> {
     chain: [u16; CELLS],
     /// The next stone of the same chain, around a ring; an empty cell points to itself.
     next: [u16; CELLS],
-    /// Pseudo-liberties of the chain with this id (stale under any other cell).
+    /// Pseudo-liberties of the chain with this id (stale under any other stone). An empty or
+    /// off-board cell, a scratch chain of its own, holds at least [`layout::SCRATCH_LIBS`]` - 4`,
+    /// so that no count a move reads there is ever zero (see `play_listed_unchecked`).
     libs: [u16; CELLS],
     /// Stones of the chain with this id (stale under any other cell).
     size: [u16; CELLS],
     /// The empty cells, in the first `empty_count` entries, in the order [`Board`] keeps its
-    /// empty points; `pos[m]` is the place of empty cell `m` in it.
+    /// empty points. A playout's draw knows where the cell it plays is listed, so no index
+    /// from cell to place is kept (the other callers search the list: see `play_unchecked`).
     list: [u16; CELLS],
-    pos: [u16; CELLS],
     empty_count: u32,
     /// Stones of each colour on the board.
     stones: [u32; 2],
@@ -73,10 +75,9 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             word: Layout::<N, W>::EMPTY_WORDS,
             chain: Layout::<N, W>::IDENTITY,
             next: Layout::<N, W>::IDENTITY,
-            libs: [0; CELLS],
+            libs: [layout::SCRATCH_LIBS; CELLS],
             size: [0; CELLS],
-            list: Layout::<N, W>::EMPTY_LIST.0,
-            pos: Layout::<N, W>::EMPTY_LIST.1,
+            list: Layout::<N, W>::EMPTY_LIST,
             empty_count: (N * N) as u32,
             stones: [0; 2],
             ko: NO_KO,
@@ -91,8 +92,8 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         self.word[..len].copy_from_slice(&Layout::<N, W>::EMPTY_WORDS[..len]);
         self.chain[..len].copy_from_slice(&Layout::<N, W>::IDENTITY[..len]);
         self.next[..len].copy_from_slice(&Layout::<N, W>::IDENTITY[..len]);
-        self.list[..N * N].copy_from_slice(&Layout::<N, W>::EMPTY_LIST.0[..N * N]);
-        self.pos[..len].copy_from_slice(&Layout::<N, W>::EMPTY_LIST.1[..len]);
+        self.libs[..len].fill(layout::SCRATCH_LIBS);
+        self.list[..N * N].copy_from_slice(&Layout::<N, W>::EMPTY_LIST[..N * N]);
         self.empty_count = (N * N) as u32;
         self.stones = [0; 2];
         self.ko = NO_KO;
@@ -138,7 +139,6 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         for k in 0..board.empty_count() {
             let m = board.empty_at(k).index() + Layout::<N, W>::OFFSET;
             self.list[k as usize] = m as u16;
-            self.pos[m] = k as u16;
         }
         match board.ko() {
             Some((p, c)) => {
@@ -375,8 +375,6 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             let pb = *self.list.get_unchecked(b);
             *self.list.get_unchecked_mut(a) = pb;
             *self.list.get_unchecked_mut(b) = pa;
-            *self.pos.get_unchecked_mut(usize::from(pb)) = a as u16;
-            *self.pos.get_unchecked_mut(usize::from(pa)) = b as u16;
         }
     }
 }

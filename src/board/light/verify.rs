@@ -2,7 +2,7 @@
 //! feature check it after every move).
 
 use super::layout::{Layout, Word, BLACK, CONTENT_SHIFT, EMPTY, EMPTY_SHIFT, OFF, WHITE};
-use super::layout::{DIAGONAL_SHIFT, OFF_DIAGONAL_SHIFT};
+use super::layout::{DIAGONAL_SHIFT, OFF_DIAGONAL_SHIFT, SCRATCH_LIBS};
 use super::{LightBoard, NO_KO};
 
 impl<const N: usize, const W: usize> LightBoard<N, W> {
@@ -13,10 +13,17 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         let content = |m: usize| (self.word[m] >> CONTENT_SHIFT) as u32;
         let mut stones = [0u32; 2];
         let mut empties = 0u32;
+
         for m in 0..len {
             let v = content(m);
             if Layout::<N, W>::on_board(m) != (v != OFF) {
                 return Err(format!("cell {m}: content {v} on/off the board"));
+            }
+            if v != BLACK && v != WHITE && self.libs[m] < SCRATCH_LIBS - 4 {
+                return Err(format!(
+                    "scratch chain {m}: {} pseudo-liberties",
+                    self.libs[m]
+                ));
             }
             if v == OFF {
                 continue;
@@ -58,10 +65,6 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
                     if usize::from(self.chain[m]) != m || usize::from(self.next[m]) != m {
                         return Err(format!("empty cell {m} is in a chain"));
                     }
-                    let k = usize::from(self.pos[m]);
-                    if k >= self.empty_count as usize || usize::from(self.list[k]) != m {
-                        return Err(format!("empty cell {m} not listed at {k}"));
-                    }
                 }
                 _ => stones[v as usize - 1] += 1,
             }
@@ -71,6 +74,15 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
                 "counts: {empties} empty, stones {stones:?}; kept {} and {:?}",
                 self.empty_count, self.stones
             ));
+        }
+        // The list: `empty_count` entries, each an empty cell, none twice (so every empty
+        // cell is listed, as their numbers agree).
+        let mut listed = vec![false; len];
+        for &e in &self.list[..(self.empty_count as usize).min(len)] {
+            let m = usize::from(e);
+            if m >= len || content(m) != EMPTY || std::mem::replace(&mut listed[m], true) {
+                return Err(format!("list entry {m}: not an empty cell listed once"));
+            }
         }
         // Chains: flood each one and compare with its ring, id, size and pseudo-liberties.
         let mut seen = vec![false; len];
