@@ -42,8 +42,8 @@ pub struct LightBoard<const N: usize, const W: usize> {
     /// The next stone of the same chain, around a ring; an empty cell points to itself.
     next: [u16; CELLS],
     /// Pseudo-liberties of the chain with this id (stale under any other stone). An empty or
-    /// off-board cell, a scratch chain of its own, holds at least [`layout::SCRATCH_LIBS`]` - 4`,
-    /// so that no count a move reads there is ever zero (see `play_listed_unchecked`).
+    /// off-board cell, a scratch chain of its own, holds at least `SCRATCH_LIBS - 4` (see
+    /// [`layout::SCRATCH_LIBS`]), so no count a move reads there is ever zero.
     libs: [u16; CELLS],
     /// Stones of the chain with this id (stale under any other cell).
     size: [u16; CELLS],
