@@ -141,16 +141,14 @@ impl Plies {
                 unsafe { board.play_listed_unchecked(c, m, k) };
                 on_play(c, m, self.moves);
                 self.passes = 0;
-                self.moves += 1;
-                self.moves >= cfg.max_moves
             }
             None => {
                 board.pass();
                 self.passes += 1;
-                self.moves += 1;
-                self.passes >= 2 || self.moves >= cfg.max_moves
             }
         }
+        self.moves += 1;
+        self.passes >= 2 || self.moves >= cfg.max_moves
     }
 }
 

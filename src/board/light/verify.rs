@@ -13,7 +13,6 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         let content = |m: usize| (self.word[m] >> CONTENT_SHIFT) as u32;
         let mut stones = [0u32; 2];
         let mut empties = 0u32;
-
         for m in 0..len {
             let v = content(m);
             if Layout::<N, W>::on_board(m) != (v != OFF) {
