@@ -103,6 +103,7 @@ mod tests {
         assert!(!r.forbids(Color::Black, 3, Action(5)));
         assert!(!r.forbids(Color::Black, 0, Action(4)));
         assert!(!r.forbids(Color::White, 0, Action(3)));
+        assert!(!r.forbids(Color::White, 1, Action(5)));
     }
 
     #[test]

@@ -83,14 +83,16 @@
 #? [!.*info move (E5|D5|F5|E4|E6|D4|F4|D6|F6|pass) .*]
 #? [!.*play (E5|D5|F5|E4|E6|D4|F4|D6|F6|pass)]
 
-# With a depth of 3 the rule holds at Black's next move in the variations too (ply 2), while
-# White's replies (ply 1) are free; with a depth of 1 (command 40) it does not. Three vertices,
-# so that one is still free at ply 2 (rules that leave no move do not hold).
-43 undo
+# With a depth of 3 the rule holds at Black's next move in the variations too (ply 2); with a
+# depth of 1 (command 40) it does not. On the empty board, so that one of the three vertices
+# is still free at ply 2 (rules that leave no move do not hold; the stones of commands 10 and
+# 11 come from searches whose length depends on timing, and may sit on one of them). That
+# White's replies (ply 1) stay free is checked in the unit tests of `mcts::restrict`: whether a
+# variation shows one outside the three depends on the search, so it is not asserted here.
+43 clear_board
 44 lz-genmove_analyze b 10 allow b c3,d4,e5 3
 #? [(info .*\n)*play (C3|D4|E5)]
 #? [!.*pv ([A-J][1-9]|pass) ([A-J][1-9]|pass) ([ABF-J][1-9]|C[^3]|D[^4]|E[^5]|pass)[ \n].*]
-#? [.*pv (C3|D4|E5) ([ABF-J][1-9]|C[^3]|D[^4]|E[^5]|pass) .*]
 
 # `maxmoves`, `pvVisits`, `rootInfo`: two moves per line, each pv followed by its visits, then
 # the root's entry.
