@@ -171,7 +171,7 @@ impl<const N: usize, const W: usize> Layout<N, W> {
         keys
     };
 
-    /// `0, 1, 2, ...`: every cell its own chain and its own ring of stones.
+    /// `0, 1, 2, ...`: every cell its own chain.
     pub const IDENTITY: [u16; CELLS] = {
         let mut t = [0u16; CELLS];
         let mut m = 0;

@@ -1,5 +1,5 @@
 //! `LightBoard<N, W>`: the light-playout kernel's board. Pseudo-liberties, packed neighbour
-//! counts and chains as rings of cells: what a uniformly random playout needs and nothing more.
+//! counts and chain ids: what a uniformly random playout needs and nothing more.
 //!
 //! The exact board ([`Board`]) keeps each chain's liberties as a bitboard, which the heavy
 //! playout policies read; a light playout only ever asks "is this chain captured" and "would
@@ -11,11 +11,13 @@
 //!
 //! Each cell's packed word (see [`layout`]) counts its neighbours by kind, so the common
 //! candidate test ("has an empty neighbour") is one load and one byte test, and placing a
-//! stone is four adds with no branch on what the neighbours are. Chains are circular lists of
-//! cells (`next`) under an id (`chain`, one of the chain's cells); merging relabels the
-//! smaller chain. Captured stones are listed back in increasing point order, so the empty-point
-//! list (and with it every random game) evolves exactly as on [`Board`]: the same seed plays
-//! the same game on both.
+//! stone is four adds with no branch on what the neighbours are. A chain is the set of stones
+//! under one id (`chain`, one of the chain's cells), with no list of its stones: merging
+//! relabels one chain, and capturing collects a chain's stones, by a scan of the whole `chain`
+//! array that compares ids sixteen at a time, with no loop whose length depends on the chain.
+//! Captured stones are listed back in increasing point order, so the empty-point list (and
+//! with it every random game) evolves exactly as on [`Board`]: the same seed plays the same
+//! game on both.
 
 pub mod layout;
 mod legal;
@@ -37,10 +39,9 @@ const NO_KO: u16 = 0;
 pub struct LightBoard<const N: usize, const W: usize> {
     /// Packed neighbour counts and content of every cell (see [`layout`]).
     word: [Word; CELLS],
-    /// Chain id of each stone (a cell of its chain); an empty or off-board cell is its own id.
+    /// Chain id of each stone (a cell of its chain); every other cell, up to `CELLS`, is its
+    /// own id, so the cells that hold a stone's id are exactly its chain's stones.
     chain: [u16; CELLS],
-    /// The next stone of the same chain, around a ring; an empty cell points to itself.
-    next: [u16; CELLS],
     /// Pseudo-liberties of the chain with this id (stale under any other stone). An empty or
     /// off-board cell, a scratch chain of its own, holds at least `SCRATCH_LIBS - 4` (see
     /// [`layout::SCRATCH_LIBS`]), so no count a move reads there is ever zero.
@@ -74,7 +75,6 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         Self {
             word: Layout::<N, W>::EMPTY_WORDS,
             chain: Layout::<N, W>::IDENTITY,
-            next: Layout::<N, W>::IDENTITY,
             libs: [layout::SCRATCH_LIBS; CELLS],
             size: [0; CELLS],
             list: Layout::<N, W>::EMPTY_LIST,
@@ -91,7 +91,6 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         let len = Layout::<N, W>::LEN;
         self.word[..len].copy_from_slice(&Layout::<N, W>::EMPTY_WORDS[..len]);
         self.chain[..len].copy_from_slice(&Layout::<N, W>::IDENTITY[..len]);
-        self.next[..len].copy_from_slice(&Layout::<N, W>::IDENTITY[..len]);
         self.libs[..len].fill(layout::SCRATCH_LIBS);
         self.list[..N * N].copy_from_slice(&Layout::<N, W>::EMPTY_LIST[..N * N]);
         self.empty_count = (N * N) as u32;
@@ -128,10 +127,6 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             let m = i + Layout::<N, W>::OFFSET;
             let root = board.stone_root(i) + Layout::<N, W>::OFFSET;
             self.chain[m] = root as u16;
-            if root != m {
-                self.next[m] = self.next[root];
-                self.next[root] = m as u16;
-            }
             self.libs[root] += ((self.word[m] >> EMPTY_SHIFT) & 0xff) as u16;
             self.size[root] += 1;
         }

@@ -61,7 +61,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             match v {
                 EMPTY => {
                     empties += 1;
-                    if usize::from(self.chain[m]) != m || usize::from(self.next[m]) != m {
+                    if usize::from(self.chain[m]) != m {
                         return Err(format!("empty cell {m} is in a chain"));
                     }
                 }
@@ -83,7 +83,9 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
                 return Err(format!("list entry {m}: not an empty cell listed once"));
             }
         }
-        // Chains: flood each one and compare with its ring, id, size and pseudo-liberties.
+        // Chains: flood each one and compare with its ids, size and pseudo-liberties. The
+        // scans of `play` find a chain's stones as the cells holding its id, so no other cell,
+        // up to `CELLS`, may hold it.
         let mut seen = vec![false; len];
         for start in 0..len {
             let v = content(start);
@@ -106,28 +108,22 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             if group.iter().any(|&s| usize::from(self.chain[s]) != r) || !group.contains(&r) {
                 return Err(format!("chain of cell {start}: ids disagree"));
             }
-            let mut ring = 0;
-            let mut s = r;
-            loop {
-                ring += 1;
-                if ring > group.len() || !group.contains(&s) {
-                    return Err(format!("chain {r}: ring leaves the chain at {s}"));
-                }
-                s = usize::from(self.next[s]);
-                if s == r {
-                    break;
-                }
-            }
             let libs: u32 = group
                 .iter()
                 .map(|&s| ((self.word[s] >> EMPTY_SHIFT) & 0xff) as u32)
                 .sum();
-            if ring != group.len()
+            let holders = self
+                .chain
+                .iter()
+                .filter(|&&id| usize::from(id) == r)
+                .count();
+            if holders != group.len()
                 || usize::from(self.size[r]) != group.len()
                 || u32::from(self.libs[r]) != libs
             {
                 return Err(format!(
-                    "chain {r}: {} stones, ring {ring}, size {}, pseudo-liberties {} want {libs}",
+                    "chain {r}: {} stones, {holders} cells with its id, size {}, \
+                     pseudo-liberties {} want {libs}",
                     group.len(),
                     self.size[r],
                     self.libs[r]
