@@ -8,7 +8,7 @@ use crate::board::{Board, Color, LightBoard};
 use crate::cpu::{Cpu, Task};
 use crate::playout::{heavy_playout, playout_score, HeavyPlayout, PlayoutConfig};
 use crate::playout::{MoveLog, Policy, PolicyTables, Score};
-use crate::rng::{splitmix64, thread_seed};
+use crate::rng::{splitmix64, thread_seed, Lookahead};
 use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -276,10 +276,10 @@ fn run_playouts<B: BenchBoard>(
     progress: &Progress,
     stop: &AtomicBool,
     mut board: B,
-    mut playout: impl FnMut(&mut B, &mut Pcg32) -> Score,
+    mut playout: impl FnMut(&mut B, &mut Lookahead<Pcg32>) -> Score,
 ) -> BenchStats {
     let cpu0 = thread_cpu_time();
-    let mut rng = Pcg32::seed_from_u64(job.seed);
+    let mut rng = Lookahead::new(Pcg32::seed_from_u64(job.seed));
     let mut st = BenchStats::default();
     let mut sig = 0u64;
     loop {
