@@ -46,8 +46,6 @@ pub struct LightBoard<const N: usize, const W: usize> {
     /// off-board cell, a scratch chain of its own, holds at least `SCRATCH_LIBS - 4` (see
     /// [`layout::SCRATCH_LIBS`]), so no count a move reads there is ever zero.
     libs: [u16; CELLS],
-    /// Stones of the chain with this id (stale under any other cell).
-    size: [u16; CELLS],
     /// The empty cells, in the first `empty_count` entries, in the order [`Board`] keeps its
     /// empty points. A playout's draw knows where the cell it plays is listed, so no index
     /// from cell to place is kept (the other callers search the list: see `play_unchecked`).
@@ -76,7 +74,6 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             word: Layout::<N, W>::EMPTY_WORDS,
             chain: Layout::<N, W>::IDENTITY,
             libs: [layout::SCRATCH_LIBS; CELLS],
-            size: [0; CELLS],
             list: Layout::<N, W>::EMPTY_LIST,
             empty_count: (N * N) as u32,
             stones: [0; 2],
@@ -121,14 +118,12 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         for i in stones {
             let m = i + Layout::<N, W>::OFFSET;
             self.libs[m] = 0;
-            self.size[m] = 0;
         }
         for i in stones {
             let m = i + Layout::<N, W>::OFFSET;
             let root = board.stone_root(i) + Layout::<N, W>::OFFSET;
             self.chain[m] = root as u16;
             self.libs[root] += ((self.word[m] >> EMPTY_SHIFT) & 0xff) as u16;
-            self.size[root] += 1;
         }
         self.empty_count = board.empty_count();
         for k in 0..board.empty_count() {

@@ -115,10 +115,8 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             more |= if content[j] == own { id[j] } else { root } ^ root;
         }
         at!(self.libs[m]) = 0;
-        at!(self.size[m]) = 0;
         at!(self.chain[m]) = root;
         at!(self.libs[root]) += ((w >> EMPTY_SHIFT) & 0xff) as u16;
-        at!(self.size[root]) += 1;
         if opaque(u32::from(more)) != 0 {
             self.merge_around(m, own);
         }
@@ -134,7 +132,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         }
         self.ko = NO_KO;
         if opaque(u32::from(least)) == 0 {
-            // Inline on small boards, out of line on large ones: measured 0.986x and 1.033x
+            // Inline on small boards, out of line on large ones: measured 0.992x and 1.033x
             // the CPU time of an out-of-line call on 9x9 and 19x19 (perf/results.md).
             if N <= 9 {
                 self.capture_around(c, m, root == m as u16);
@@ -185,7 +183,6 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             *id = if *id == b { a } else { *id };
         }
         at!(self.libs[a]) += at!(self.libs[b]);
-        at!(self.size[a]) += at!(self.size[b]);
     }
 
     /// [`Self::capture_around`] as a call of its own.
@@ -217,9 +214,8 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             // Not an enemy any more: the same chain, taken through another side.
             if (at!(self.word[n]) >> CONTENT_SHIFT) as u32 == enemy {
                 let r = at!(self.chain[n]);
-                captured += u32::from(at!(self.size[r]));
                 last = n as u16;
-                self.remove_chain(r, !c);
+                captured += self.remove_chain(r, !c);
             }
         }
         let ko = u32::from(captured == 1) & u32::from(alone) & u32::from(at!(self.libs[m]) == 1);
@@ -228,22 +224,29 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     }
 
     /// Takes the chain `r` (colour `col`) off the board, its stones listed back as empty in
-    /// increasing point order (the order [`crate::board::Board`] lists them in): a single stone
-    /// at once, a longer chain found by scans of 64 ids at a time ([`chain_mask`]).
+    /// increasing point order (the order [`crate::board::Board`] lists them in), and returns
+    /// how many there were. A stone with no neighbour of its colour is a chain of one and goes
+    /// at once; a longer chain is found by scans of 64 ids at a time ([`chain_mask`]).
     #[inline(always)]
-    fn remove_chain(&mut self, r: u16, col: Color) {
-        if at!(self.size[r]) == 1 {
+    fn remove_chain(&mut self, r: u16, col: Color) -> u32 {
+        // The word counts the enemy's neighbours with the off-board ones: with the empty ones,
+        // four means none is ours.
+        let w = at!(self.word[r]);
+        if ((w >> (8 * (!col).index())) & 0xff) + ((w >> EMPTY_SHIFT) & 0xff) == 4 {
             self.remove_stone(usize::from(r), col);
-            return;
+            return 1;
         }
         let words = Layout::<N, W>::LEN.div_ceil(64);
+        let mut removed = 0;
         for k in 0..words {
             let mut b = chain_mask(&self.chain, k, r);
+            removed += b.count_ones();
             while b != 0 {
                 self.remove_stone(k * 64 + b.trailing_zeros() as usize, col);
                 b &= b - 1;
             }
         }
+        removed
     }
 
     /// Empties the stone cell `s` (colour `col`): its neighbours gain an empty neighbour and

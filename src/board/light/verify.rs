@@ -6,7 +6,7 @@ use super::layout::{DIAGONAL_SHIFT, OFF_DIAGONAL_SHIFT, SCRATCH_LIBS};
 use super::{LightBoard, NO_KO};
 
 impl<const N: usize, const W: usize> LightBoard<N, W> {
-    /// Recomputes neighbour counts, chains, pseudo-liberties, sizes, the empty list and the
+    /// Recomputes neighbour counts, chains, pseudo-liberties, the empty list and the
     /// stone counts from the cells' contents, and returns the first disagreement.
     pub fn verify(&self) -> Result<(), String> {
         let len = Layout::<N, W>::LEN;
@@ -83,7 +83,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
                 return Err(format!("list entry {m}: not an empty cell listed once"));
             }
         }
-        // Chains: flood each one and compare with its ids, size and pseudo-liberties. The
+        // Chains: flood each one and compare with its ids and pseudo-liberties. The
         // scans of `play` find a chain's stones as the cells holding its id, so no other cell,
         // up to `CELLS`, may hold it.
         let mut seen = vec![false; len];
@@ -117,15 +117,11 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
                 .iter()
                 .filter(|&&id| usize::from(id) == r)
                 .count();
-            if holders != group.len()
-                || usize::from(self.size[r]) != group.len()
-                || u32::from(self.libs[r]) != libs
-            {
+            if holders != group.len() || u32::from(self.libs[r]) != libs {
                 return Err(format!(
-                    "chain {r}: {} stones, {holders} cells with its id, size {}, \
+                    "chain {r}: {} stones, {holders} cells with its id, \
                      pseudo-liberties {} want {libs}",
                     group.len(),
-                    self.size[r],
                     self.libs[r]
                 ));
             }
