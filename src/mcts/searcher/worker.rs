@@ -7,7 +7,7 @@ use crate::cpu::{Cpu, Task};
 use crate::mcts::tree::{Stats, Tree};
 use crate::mcts::tt::Table;
 use crate::mcts::{Action, SearchGame};
-use crate::rng::thread_seed;
+use crate::rng::{thread_seed, Lookahead};
 use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
 use std::sync::atomic::Ordering::*;
@@ -33,7 +33,8 @@ const CHECK_EVERY: u32 = 16;
 
 #[inline(always)]
 fn worker<G: SearchGame, C: Cpu>(sh: &Shared<'_, G>, t: usize, cpu: C) {
-    let mut rng = Pcg32::seed_from_u64(thread_seed(sh.seed, t));
+    // One call ahead, as the bench draws: the same stream (see `Lookahead`).
+    let mut rng = Lookahead::new(Pcg32::seed_from_u64(thread_seed(sh.seed, t)));
     let mut state = sh.root.clone();
     let mut path: Vec<usize> = Vec::with_capacity(128);
     let mut hashes: Vec<u64> = Vec::with_capacity(if sh.tt.is_some() { 128 } else { 0 });
