@@ -167,6 +167,11 @@ pub struct HeavyPlayout<'a> {
 /// caller started), then learns the reply table from the result. `board` is left in the final
 /// position. A playout stopped by the mercy rule goes to the side that captured more; its score
 /// is the area score, pulled to at least half a point on that side.
+// Inline so that the search worker's dispatch compiles it for the CPU's instruction set
+// (POPCNT and TZCNT for the board's bitboards): 0.962x the CPU time of the default preset's
+// 100,000-playout genmove (5 pairs). `Mover::choose` stays out of line: inlining it too
+// measured 1.008x.
+#[inline(always)]
 pub fn heavy_playout<const N: usize, const W: usize, R: RngCore>(
     board: &mut Board<N, W>,
     to_move: Color,

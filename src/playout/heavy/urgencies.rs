@@ -116,6 +116,7 @@ impl Mover<'_> {
 
     /// Golois's two-liberty urgencies (Cazenave 2007 section 4.2) for the strings at and next to
     /// `last`: the string played there and `c`'s strings touching it. Returns the weighted list.
+    #[inline(always)]
     fn two_lib_urgencies<const N: usize, const W: usize>(
         &self,
         board: &Board<N, W>,
@@ -256,6 +257,7 @@ impl Mover<'_> {
 
     /// Draws from `urgent` by weight, against `rest` for "none of them"; drops the entries
     /// that are not acceptable and draws again.
+    #[inline(always)]
     fn pick<const N: usize, const W: usize, R: RngCore>(
         &self,
         board: &Board<N, W>,
