@@ -1,7 +1,8 @@
 //! splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", 2014),
 //! the one hash this crate derives seeds and Zobrist keys from, and the seed of each thread.
 //!
-//! The games themselves draw from `rand_pcg::Pcg32` generators seeded through these functions.
+//! The games themselves draw from `rand_pcg::Pcg32` generators seeded through these functions,
+//! wrapped in [`Lookahead`] where a playout loop draws from them.
 
 /// splitmix64's increment (the golden ratio in 64-bit fixed point).
 pub const GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;

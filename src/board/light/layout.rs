@@ -88,6 +88,13 @@ impl<const N: usize, const W: usize> Layout<N, W> {
     pub const OFFSET: usize = N + 2;
     /// Cells in use: every on-board cell and each of its neighbours and diagonals is below.
     pub const LEN: usize = N * N + 3 * N + 3;
+    /// Cells the chain-id scans of merges and captures cover: `LEN` in whole 64-cell words.
+    /// The cells from `LEN` on hold their own ids, which no stone's chain has.
+    pub const SCANNED: usize = {
+        let cells = Self::LEN.next_multiple_of(64);
+        assert!(cells <= CELLS, "the id scans stay inside the arrays");
+        cells
+    };
 
     /// Cell of the point `(x, y)`.
     #[must_use]

@@ -177,9 +177,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// scan's cost, so no sizes are compared.
     #[inline(always)]
     fn merge(&mut self, a: u16, b: u16) {
-        const { assert!(Layout::<N, W>::LEN.next_multiple_of(32) <= CELLS) };
-        let len = Layout::<N, W>::LEN.next_multiple_of(32);
-        for id in &mut self.chain[..len] {
+        for id in &mut self.chain[..Layout::<N, W>::SCANNED] {
             *id = if *id == b { a } else { *id };
         }
         at!(self.libs[a]) += at!(self.libs[b]);
@@ -236,9 +234,8 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             self.remove_stone(usize::from(r), col);
             return 1;
         }
-        let words = Layout::<N, W>::LEN.div_ceil(64);
         let mut removed = 0;
-        for k in 0..words {
+        for k in 0..Layout::<N, W>::SCANNED / 64 {
             let mut b = chain_mask(&self.chain, k, r);
             removed += b.count_ones();
             while b != 0 {
@@ -282,12 +279,13 @@ fn chain_mask(chain: &[u16; CELLS], k: usize, r: u16) -> u64 {
             __m128i, _mm_cmpeq_epi16, _mm_loadu_si128, _mm_movemask_epi8, _mm_packs_epi16,
             _mm_set1_epi16,
         };
+        // SAFETY: SSE2 is enabled at compile time (the `cfg` above).
+        let id = unsafe { _mm_set1_epi16(r as i16) };
         let mut b = 0u64;
         for (j, sixteen) in cells.chunks_exact(16).enumerate() {
             // SAFETY: SSE2 is enabled at compile time (the `cfg` above); `sixteen` holds 16
             // `u16`s, 32 bytes, read as two unaligned 16-byte loads.
             let bits = unsafe {
-                let id = _mm_set1_epi16(r as i16);
                 let p = sixteen.as_ptr().cast::<__m128i>();
                 let (lo, hi) = (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)));
                 _mm_movemask_epi8(_mm_packs_epi16(
