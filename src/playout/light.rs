@@ -92,7 +92,7 @@ fn draw_cell<const N: usize, const W: usize, const C: usize, R: RngCore>(
         // SAFETY: `k < n <= empty_count`, and list entries are empty on-board cells.
         let m = unsafe { board.empty_cell_unchecked(k) };
         // SAFETY: `m` is an empty on-board cell.
-        if unsafe { board.is_candidate_cell_mut::<C>(m) } {
+        if unsafe { board.is_candidate_cell_of::<C>(m) } {
             return Some((m, k));
         }
         n -= 1;

@@ -22,6 +22,14 @@ fn same<const N: usize, const W: usize>(light: &LightBoard<N, W>, exact: &Board<
                     exact.check(c, Move::Play(p)),
                     "legality {c} {p:?}\n{exact}"
                 );
+                let m = LightBoard::<N, W>::cell_of(p).unwrap();
+                if light.word[m] & (0xff << layout::EMPTY_SHIFT) == 0 {
+                    assert_eq!(
+                        light.captures_or_keeps_liberty(c, m),
+                        light.captures_or_keeps_liberty_portable(c, m),
+                        "liberty test, vector and plain, {c} {p:?}\n{exact}"
+                    );
+                }
             }
         }
     }
