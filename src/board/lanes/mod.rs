@@ -26,8 +26,9 @@ use std::fmt;
 /// The lane kernel's board of side `N` (`W = words_for(N)` words a set).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct LaneBoard<const N: usize, const W: usize> {
-    /// Each colour's stones (on-board points only).
-    stones: ByColor<Bitboard<W>>,
+    /// Each colour's stones (on-board points only), indexed by [`Color::index`] (an array
+    /// index rather than a match on the colour: no branch on the side to move).
+    stones: [Bitboard<W>; 2],
     /// The point `ko_color` may not play on with its next move (simple ko), or the empty set.
     ko: Bitboard<W>,
     ko_color: Color,
@@ -48,7 +49,7 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
         #[allow(clippy::let_unit_value)]
         let () = Geometry::<N, W>::VALID;
         Self {
-            stones: ByColor([Bitboard::EMPTY; 2]),
+            stones: [Bitboard::EMPTY; 2],
             ko: Bitboard::EMPTY,
             ko_color: Color::Black,
             captured: [0; 2],
@@ -66,7 +67,7 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
     pub fn from_board(board: &Board<N, W>) -> Self {
         let ko = board.ko();
         Self {
-            stones: ByColor([board.stones(Color::Black), board.stones(Color::White)]),
+            stones: [board.stones(Color::Black), board.stones(Color::White)],
             ko: ko.map_or(Bitboard::EMPTY, |(p, _)| Bitboard::single(p.index())),
             ko_color: ko.map_or(Color::Black, |(_, c)| c),
             captured: [board.captured(Color::Black), board.captured(Color::White)],
@@ -77,14 +78,14 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
     #[must_use]
     #[inline(always)]
     pub fn stones(&self, c: Color) -> Bitboard<W> {
-        self.stones[c]
+        self.stones[c.index()]
     }
 
     /// The empty points.
     #[must_use]
     #[inline(always)]
     pub fn empty(&self) -> Bitboard<W> {
-        Geometry::<N, W>::ONBOARD - self.stones[Color::Black] - self.stones[Color::White]
+        Geometry::<N, W>::ONBOARD - self.stones[0] - self.stones[1]
     }
 
     /// The colour of the stone on `p`, if any (`None` also off the board).
@@ -92,7 +93,7 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
     pub fn color_at(&self, p: Point) -> Option<Color> {
         Color::ALL
             .into_iter()
-            .find(|&c| self.stones[c].contains(p.index()))
+            .find(|&c| self.stones[c.index()].contains(p.index()))
     }
 
     /// Stones of colour `c` captured so far (by the opponent).
@@ -121,7 +122,7 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
     #[must_use]
     #[inline(always)]
     pub fn eyelike(&self, c: Color) -> Bitboard<W> {
-        masks::eyelike::<N, W>(self.stones[c], self.stones[!c]) & self.empty()
+        masks::eyelike::<N, W>(self.stones(c), self.stones(!c)) & self.empty()
     }
 
     /// The light playout's candidates for `c` before the suicide test, and the subset of them
@@ -133,7 +134,7 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
     pub fn candidates_and_enclosed(&self, c: Color) -> (Bitboard<W>, Bitboard<W>) {
         let empty = self.empty();
         let candidates =
-            empty - masks::eyelike::<N, W>(self.stones[c], self.stones[!c]) - self.ko_ban(c);
+            empty - masks::eyelike::<N, W>(self.stones(c), self.stones(!c)) - self.ko_ban(c);
         (candidates, candidates - masks::spread::<N, W>(empty))
     }
 
@@ -202,7 +203,7 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
     #[inline(always)]
     pub fn areas(&self) -> ByColor<Bitboard<W>> {
         let empty = self.empty();
-        let [black, white] = self.stones.0;
+        let [black, white] = self.stones;
         ByColor([
             black | masks::territory::<N, W>(black, empty),
             white | masks::territory::<N, W>(white, empty),
@@ -222,7 +223,7 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
     pub fn hash(&self) -> u64 {
         Color::ALL
             .into_iter()
-            .flat_map(|c| self.stones[c].iter().map(move |i| (c, i)))
+            .flat_map(|c| self.stones(c).iter().map(move |i| (c, i)))
             .fold(0, |h, (c, i)| h ^ Geometry::<N, W>::key(c.index(), i))
     }
 }
