@@ -14,6 +14,7 @@ use rand_pcg::Pcg32;
 use std::hint::black_box;
 use tengen::board::{Color, LightBoard};
 use tengen::cpu::{Cpu, Isa, Task};
+use tengen::playout::lanes::Lane;
 use tengen::playout::{playout_score, PlayoutConfig};
 
 #[path = "common/flame.rs"]
@@ -65,6 +66,63 @@ impl<const N: usize, const W: usize> Task for PlayOne<'_, N, W> {
         self.board.clear();
         playout_score(self.board, Color::Black, self.cfg, self.rng).moves
     }
+}
+
+/// One light playout from the empty board on the lane kernel (one lane), with the CPU's best
+/// code.
+struct PlayLane<'a, const N: usize, const W: usize> {
+    lane: &'a mut Lane<N, W>,
+    cfg: &'a PlayoutConfig,
+    rng: &'a mut Pcg32,
+}
+
+impl<const N: usize, const W: usize> Task for PlayLane<'_, N, W> {
+    type Output = u32;
+
+    #[inline(always)]
+    fn run<C: Cpu>(self, cpu: C) -> u32 {
+        self.lane.restart();
+        loop {
+            if let Some(score) = self.lane.ply(cpu, self.cfg, self.rng) {
+                return score.moves;
+            }
+        }
+    }
+}
+
+/// `playout-lanes/*`: one lane-kernel playout per iteration (the bench plays four lanes
+/// round robin; this times the kernel alone), checked like the others.
+fn bench_lane_playouts<const N: usize, const W: usize>(
+    c: &mut Criterion,
+    expected_mean: f64,
+    sanity_games: u64,
+) {
+    let name = format!("{N}x{N}");
+    let cfg = PlayoutConfig::standard(N);
+    let mut lane = Lane::<N, W>::new();
+    let mut rng = Pcg32::seed_from_u64(SEED);
+    let play = |lane: &mut Lane<N, W>, rng: &mut Pcg32| {
+        tengen::cpu::dispatch(PlayLane {
+            lane,
+            cfg: &cfg,
+            rng,
+        })
+    };
+    let moves: u64 = (0..sanity_games)
+        .map(|_| u64::from(play(&mut lane, &mut rng)))
+        .sum();
+    check_mean(
+        &format!("playout-lanes/{name} sanity batch"),
+        moves,
+        sanity_games,
+        expected_mean,
+    );
+    let mut g = c.benchmark_group("playout-lanes");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function(name.as_str(), |b| {
+        b.iter(|| play(black_box(&mut lane), &mut rng));
+    });
+    g.finish();
 }
 
 /// Panics unless `moves / games` is within [`TOLERANCE`] of `expected`.
@@ -128,6 +186,8 @@ fn bench_playouts<const N: usize, const W: usize>(
 fn playouts(c: &mut Criterion) {
     bench_playouts::<9, 2>(c, "playout", Code::Best, 110.5, 2_000);
     bench_playouts::<19, 6>(c, "playout", Code::Best, 454.0, 300);
+    bench_lane_playouts::<9, 2>(c, 110.5, 2_000);
+    bench_lane_playouts::<19, 6>(c, 454.0, 300);
     if Isa::detected() != Isa::Portable {
         bench_playouts::<9, 2>(c, "playout-portable", Code::Portable, 110.5, 2_000);
         bench_playouts::<19, 6>(c, "playout-portable", Code::Portable, 454.0, 300);

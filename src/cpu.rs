@@ -62,6 +62,8 @@ pub trait Cpu: Copy + Send + Sync + std::fmt::Debug + 'static {
     const ISA: Isa;
     /// Whether the CPU has AVX2.
     const AVX2: bool;
+    /// Whether the CPU has BMI2 (`PDEP`, `PEXT`).
+    const BMI2: bool;
 }
 
 /// The baseline target: every CPU.
@@ -71,6 +73,7 @@ pub struct Portable;
 impl Cpu for Portable {
     const ISA: Isa = Isa::Portable;
     const AVX2: bool = false;
+    const BMI2: bool = false;
 }
 
 /// x86-64-v3 (AVX2, BMI1, BMI2, LZCNT, POPCNT). Only obtainable through
@@ -92,6 +95,7 @@ impl X86_64V3 {
 impl Cpu for X86_64V3 {
     const ISA: Isa = Isa::X86_64V3;
     const AVX2: bool = true;
+    const BMI2: bool = true;
 }
 
 /// Work to run with the best instruction set of the CPU (see [`dispatch`]).

@@ -47,6 +47,16 @@ impl BadValue {
 /// The largest komi accepted, either sign.
 pub const MAX_KOMI: f32 = 1000.0;
 
+/// The value named `s` among `choices` (names compared without case); `expected` says what
+/// is accepted.
+pub fn one_of<T: Copy>(s: &str, choices: &[(&str, T)], expected: &str) -> Result<T, BadValue> {
+    choices
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case(s.trim()))
+        .map(|&(_, v)| v)
+        .ok_or_else(|| BadValue::syntax(expected))
+}
+
 /// A board side, 2 to 19: `9`, or `9x9`.
 pub fn board_size(s: &str) -> Result<usize, BadValue> {
     let t = s.trim();

@@ -56,6 +56,7 @@ fn config(size: usize, playouts: u64, threads: usize, seed: u64) -> BenchConfig 
         threads,
         seed,
         komi: 7.5,
+        kernel: tengen::playout::batch::Kernel::Scalar,
     }
 }
 

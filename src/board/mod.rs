@@ -7,6 +7,7 @@
 pub mod bitboard;
 pub mod diagram;
 pub mod geometry;
+pub mod lanes;
 pub mod light;
 pub mod position;
 pub mod types;
@@ -14,6 +15,7 @@ pub mod types;
 pub use bitboard::Bitboard;
 pub use diagram::{DiagramError, COLUMNS};
 pub use geometry::{words_for, Geometry, MAX_SIZE};
+pub use lanes::LaneBoard;
 pub use light::LightBoard;
 pub use position::{Board, Board13, Board19, Board9, Chain, IllegalMove, SetupError};
 pub use types::{ByColor, Color, Move, Point};

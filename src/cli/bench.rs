@@ -1,7 +1,7 @@
 //! `tengen bench`: the reference light-playout workload, its flags and its report.
 
 use super::progress;
-use crate::playout::batch::{BenchConfig, BenchStats, Limit};
+use crate::playout::batch::{BenchConfig, BenchStats, Kernel, Limit};
 use crate::values::{self, BadValue};
 use clap::Args;
 use std::fmt::Write as _;
@@ -50,6 +50,10 @@ pub struct BenchArgs {
     /// Print one JSON object on stdout instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Board kernel of the light playout: `scalar` (one game at a time) or `lanes` (the
+    /// bit-parallel kernel, several games side by side a thread).
+    #[arg(long, value_name = "K", default_value = "scalar", value_parser = parse_kernel)]
+    pub kernel: Kernel,
     /// Playout policy (light unless a preset or switch is given). Only the policy of a preset
     /// matters here: the bench runs playouts from the empty board, without search.
     #[command(flatten)]
@@ -72,6 +76,7 @@ impl BenchArgs {
             seed: self.seed,
             komi: self.komi,
             policy: self.policy.resolved(),
+            kernel: self.kernel,
         }
     }
 }
@@ -115,13 +120,14 @@ fn json_report(cfg: &BenchConfig, st: &BenchStats) -> String {
         Limit::Playouts(n) => format!("{{\"playouts\":{n}}}"),
         Limit::Seconds(s) => format!("{{\"seconds\":{s}}}"),
     };
-    let fields: [(&str, String); 18] = [
+    let fields: [(&str, String); 19] = [
         ("size", cfg.size.to_string()),
         ("threads", cfg.threads.to_string()),
         ("seed", cfg.seed.to_string()),
         ("komi", cfg.komi.to_string()),
         ("limit", limit),
         ("code_path", format!("\"{}\"", code_path_name())),
+        ("kernel", format!("\"{}\"", cfg.kernel.name())),
         ("playouts", st.playouts.to_string()),
         ("moves", st.moves.to_string()),
         ("seconds", format!("{:.6}", st.wall.as_secs_f64())),
@@ -152,12 +158,13 @@ fn text_report(cfg: &BenchConfig, st: &BenchStats) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "board          {0}x{0}, komi {1}, seed {2}, {3} thread(s), {4} code",
+        "board          {0}x{0}, komi {1}, seed {2}, {3} thread(s), {4} code, {5} kernel",
         cfg.size,
         cfg.komi,
         cfg.seed,
         cfg.threads,
-        code_path_name()
+        code_path_name(),
+        cfg.kernel.name()
     );
     let _ = writeln!(
         o,
@@ -199,6 +206,14 @@ fn parse_seed(s: &str) -> Result<u64, BadValue> {
 
 fn parse_komi(s: &str) -> Result<f32, BadValue> {
     values::komi(s)
+}
+
+fn parse_kernel(s: &str) -> Result<Kernel, BadValue> {
+    values::one_of(
+        s,
+        &[("scalar", Kernel::Scalar), ("lanes", Kernel::Lanes)],
+        "expected a kernel: scalar or lanes",
+    )
 }
 
 #[cfg(test)]

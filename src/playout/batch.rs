@@ -6,6 +6,7 @@
 
 use crate::board::{Board, Color, LightBoard};
 use crate::cpu::{Cpu, Task};
+use crate::playout::lanes::Lanes;
 use crate::playout::{heavy_playout, playout_score, HeavyPlayout, PlayoutConfig};
 use crate::playout::{MoveLog, Policy, PolicyTables, Score};
 use crate::rng::{splitmix64, thread_seed, Lookahead};
@@ -23,6 +24,33 @@ pub enum Limit {
     Seconds(f64),
 }
 
+/// The board kernel a light-playout bench plays on. Both play the same game (the reference
+/// light playout), with different random draws, so their statistics agree within noise and
+/// their signatures differ.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Kernel {
+    /// [`LightBoard`], one game at a time.
+    #[default]
+    Scalar,
+    /// [`LaneBoard`](crate::board::LaneBoard), [`LANES`] games side by side in each thread
+    /// ([`crate::playout::lanes`]).
+    Lanes,
+}
+
+impl Kernel {
+    /// The name `tengen bench --kernel` takes and reports.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Scalar => "scalar",
+            Kernel::Lanes => "lanes",
+        }
+    }
+}
+
+/// Games a thread of the lane kernel plays side by side.
+pub const LANES: usize = 4;
+
 /// What to run.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BenchConfig {
@@ -34,6 +62,8 @@ pub struct BenchConfig {
     /// Playout policy; anything but `Policy::LIGHT` runs `heavy_playout` instead of the
     /// light kernel (with one set of policy tables shared by the threads).
     pub policy: Policy,
+    /// The kernel of a light-playout bench (the lane kernel plays only the light playout).
+    pub kernel: Kernel,
 }
 
 /// Totals over all playouts of a run.
@@ -106,6 +136,8 @@ pub enum BenchError {
     Threads,
     #[error("the limit must be a positive number of playouts or seconds")]
     Limit,
+    #[error("the lanes kernel plays only the light playout")]
+    LanesPolicy,
 }
 
 /// Live progress, readable while a bench runs: playouts finished so far.
@@ -123,6 +155,9 @@ pub fn run(cfg: &BenchConfig, progress: &Progress) -> Result<BenchStats, BenchEr
         Limit::Playouts(0) => return Err(BenchError::Limit),
         Limit::Seconds(s) if !(s > 0.0 && s.is_finite()) => return Err(BenchError::Limit),
         _ => {}
+    }
+    if cfg.kernel == Kernel::Lanes && !cfg.policy.is_light() {
+        return Err(BenchError::LanesPolicy);
     }
     crate::with_board_size!(cfg.size, B => Ok(<B as SizedBoard>::run(cfg, progress)), _ => Err(BenchError::Size(cfg.size)))
 }
@@ -152,6 +187,7 @@ impl<const N: usize, const W: usize> SizedBoard for Board<N, W> {
                         count: per_thread(t),
                         komi: cfg.komi,
                         policy: cfg.policy,
+                        kernel: cfg.kernel,
                         tables: &tables,
                     };
                     let stop = &stop;
@@ -187,6 +223,7 @@ struct Job<'a> {
     count: Option<u64>,
     komi: f32,
     policy: Policy,
+    kernel: Kernel,
     tables: &'a PolicyTables,
 }
 
@@ -200,6 +237,13 @@ fn worker_dispatch<const N: usize, const W: usize>(
 ) -> BenchStats {
     if !job.policy.is_light() {
         return heavy_worker::<N, W>(job, progress, stop);
+    }
+    if job.kernel == Kernel::Lanes {
+        return crate::cpu::dispatch(LanesWorker::<N, W> {
+            job,
+            progress,
+            stop,
+        });
     }
     crate::cpu::dispatch(LightWorker::<N, W> {
         job,
@@ -231,6 +275,71 @@ impl<const N: usize, const W: usize> Task for LightWorker<'_, N, W> {
             LightBoard::<N, W>::new(),
             |board, rng| playout_score(board, Color::Black, &cfg, rng),
         )
+    }
+}
+
+/// One thread's share of light playouts on the lane kernel, run with the CPU's best
+/// instruction set.
+struct LanesWorker<'a, const N: usize, const W: usize> {
+    job: &'a Job<'a>,
+    progress: &'a Progress,
+    stop: &'a AtomicBool,
+}
+
+impl<const N: usize, const W: usize> Task for LanesWorker<'_, N, W> {
+    type Output = BenchStats;
+
+    #[inline(always)]
+    fn run<C: Cpu>(self, cpu: C) -> BenchStats {
+        let cfg = PlayoutConfig {
+            komi: self.job.komi,
+            ..PlayoutConfig::standard(N)
+        };
+        let (job, progress, stop) = (self.job, self.progress, self.stop);
+        let cpu0 = thread_cpu_time();
+        // Lane `l` draws from a generator of its own, seeded from the thread's seed.
+        let rngs: [Lookahead<Pcg32>; LANES] =
+            std::array::from_fn(|l| Lookahead::new(Pcg32::seed_from_u64(thread_seed(job.seed, l))));
+        let mut lanes = Lanes::<N, W, LANES, _>::new(rngs);
+        let mut st = BenchStats::default();
+        let mut sig = 0u64;
+        let mut started = 0u64;
+        let mut unreported = 0u64;
+        let mut more = || {
+            let go = match job.count {
+                Some(n) => started < n,
+                None => !stop.load(Ordering::Relaxed),
+            };
+            started += u64::from(go);
+            go
+        };
+        let mut active = [false; LANES];
+        for a in &mut active {
+            *a = more();
+        }
+        loop {
+            let any = lanes.round(cpu, &cfg, &mut active, &mut more, |_, out, board| {
+                st.playouts += 1;
+                st.moves += u64::from(out.moves);
+                st.black_wins += u64::from(out.winner() == Color::Black);
+                st.score_sum += f64::from(out.score);
+                st.capped += u64::from(out.capped);
+                sig = splitmix64(
+                    sig ^ board.hash() ^ (u64::from(out.moves) << 32) ^ (out.score as i64 as u64),
+                );
+                unreported += 1;
+            });
+            if unreported >= CHUNK || !any {
+                progress.done.fetch_add(unreported, Ordering::Relaxed);
+                unreported = 0;
+            }
+            if !any {
+                break;
+            }
+        }
+        st.signature = sig;
+        st.cpu = thread_cpu_time().saturating_sub(cpu0);
+        st
     }
 }
 

@@ -1,0 +1,101 @@
+//! Playing a stone on the lane board: captures, the ko ban, and the suicide test of a point
+//! with no empty neighbour.
+
+use super::masks::{fill, neighbours, spread};
+use super::LaneBoard;
+use crate::board::{Bitboard, Color, Geometry};
+
+impl<const N: usize, const W: usize> LaneBoard<N, W> {
+    /// Whether `c` may play on `i`, an empty on-board point with no empty neighbour: legal
+    /// exactly when the stone captures (an enemy neighbour's string has `i` as its only
+    /// liberty) or joins a string of its own that keeps another liberty.
+    ///
+    /// Precondition: `i` is an empty on-board point with no empty neighbour (the answer for
+    /// any other point means nothing; no memory is at stake, every access is checked).
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn is_legal_enclosed(&self, c: Color, i: usize) -> bool {
+        debug_assert!(self.empty().contains(i));
+        let p = Bitboard::single(i);
+        let around = neighbours::<N, W>(p);
+        debug_assert!((around & self.empty()).is_empty());
+        let liberties = self.empty() - p;
+        let near_liberties = spread::<N, W>(liberties);
+        let own = self.stones[c.index()];
+        let own_around = around & own;
+        // An own neighbour with a liberty of its own needs no fill.
+        if !(own_around & near_liberties).is_empty() {
+            return true;
+        }
+        if !own_around.is_empty()
+            && !(spread::<N, W>(fill::<N, W>(own_around, own)) & liberties).is_empty()
+        {
+            return true;
+        }
+        let enemy = self.stones[(!c).index()];
+        captures_any::<N, W>((around & enemy) - near_liberties, enemy, liberties)
+    }
+
+    /// Plays a stone of `c` on point `i`: removes the enemy strings left without liberties,
+    /// sets or lifts the ko ban.
+    ///
+    /// Precondition: `c` may legally play on `i` (an empty on-board point, not the ko retake,
+    /// not suicide); otherwise the board stops holding a Go position (no memory is at stake).
+    /// [`LaneBoard::play`] is the checked door.
+    #[inline(always)]
+    pub(crate) fn play_unchecked(&mut self, c: Color, i: usize) {
+        debug_assert!(self.empty().contains(i) && !self.ko_ban(c).contains(i));
+        let (me, them) = (c.index(), (!c).index());
+        let p = Bitboard::single(i);
+        self.stones[me] |= p;
+        self.ko = Bitboard::EMPTY;
+        let around = neighbours::<N, W>(p);
+        let enemy = self.stones[them];
+        let empty = Geometry::<N, W>::ONBOARD - self.stones[me] - enemy;
+        // Only a string whose stones next to `p` have no liberty of their own can die.
+        let mut suspects = (around & enemy) - spread::<N, W>(empty);
+        if suspects.is_empty() {
+            return;
+        }
+        let mut dead = Bitboard::EMPTY;
+        while let Some(j) = suspects.first() {
+            let string = fill::<N, W>(Bitboard::single(j), enemy);
+            if (spread::<N, W>(string) & empty).is_empty() {
+                dead |= string;
+            }
+            suspects -= string;
+        }
+        if dead.is_empty() {
+            return;
+        }
+        self.stones[them] = enemy - dead;
+        let count = dead.count();
+        self.captured[them] += count;
+        // Simple ko: one stone taken by a lone stone whose only liberty is the taken point.
+        let lone = (around & self.stones[me]).is_empty();
+        let no_other_liberty = (around & empty).is_empty();
+        if count == 1 && lone && no_other_liberty {
+            self.ko = dead;
+            self.ko_color = !c;
+        }
+    }
+}
+
+/// Whether one of the strings of `enemy` through the points of `seeds` has no point of
+/// `liberties` next to it (the strings a stone on the one other empty point would capture).
+#[must_use]
+#[inline(always)]
+fn captures_any<const N: usize, const W: usize>(
+    mut seeds: Bitboard<W>,
+    enemy: Bitboard<W>,
+    liberties: Bitboard<W>,
+) -> bool {
+    while let Some(j) = seeds.first() {
+        let string = fill::<N, W>(Bitboard::single(j), enemy);
+        if (spread::<N, W>(string) & liberties).is_empty() {
+            return true;
+        }
+        seeds -= string;
+    }
+    false
+}
