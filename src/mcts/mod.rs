@@ -139,7 +139,23 @@ pub trait SearchGame: Clone + Send + Sync {
     /// Makes `self` equal to `src` (cheaper than a clone: no allocation).
     fn copy_from(&mut self, src: &Self);
 
-    /// Plays the game to its end with the default policy and scores it.
+    /// Makes `self` a copy of `src` for a rollout only: until the next
+    /// [`SearchGame::copy_from`], the searcher calls nothing on it but
+    /// [`SearchGame::play_for_rollout`], [`SearchGame::to_move`] and [`SearchGame::rollout`],
+    /// so a game may skip the parts of its state that a rollout does not read. The default
+    /// copies everything.
+    fn copy_for_rollout(&mut self, src: &Self) {
+        self.copy_from(src);
+    }
+
+    /// [`SearchGame::play`] on a copy made by [`SearchGame::copy_for_rollout`], with the same
+    /// contract; the state stays fit for a rollout only. The default plays.
+    fn play_for_rollout(&mut self, a: Action) {
+        self.play(a);
+    }
+
+    /// Plays the game to its end with the default policy and scores it. The state is then
+    /// spent: make it a copy of a position ([`SearchGame::copy_from`]) before using it again.
     ///
     /// The searcher calls it from inside its workers, which [`crate::cpu::dispatch`] compiles
     /// for the CPU's best instruction set: an `#[inline(always)]` rollout is compiled for it
