@@ -11,7 +11,8 @@ use crate::board::{Bitboard, Board, ByColor, Color, Geometry, LightBoard, Move, 
 use crate::game::tromp_taylor_area;
 use crate::mcts::tree::Stats;
 use crate::mcts::{Action, Rollout, SearchGame};
-use crate::playout::{heavy_playout, light_playout, HeavyPlayout, MoveLog, PlayoutConfig};
+use crate::playout::{heavy_playout, light_playout, light_playout_without_areas};
+use crate::playout::{HeavyPlayout, MoveLog, PlayoutConfig};
 use crate::playout::{Policy, PolicyTables};
 use crate::rng::splitmix64;
 use rand_core::RngCore;
@@ -40,6 +41,9 @@ pub struct GoState<const N: usize, const W: usize> {
     /// conversion of the exact board: 720 instructions a rollout on 9x9, perf/results.md).
     /// Under any other policy unused and stale.
     light: LightBoard<N, W>,
+    /// Whether rollouts report each colour's area ([`Rollout::owner`]), for ownership
+    /// statistics; when not, light rollouts skip the areas' masks.
+    areas: bool,
 }
 
 impl<const N: usize, const W: usize> GoState<N, W> {
@@ -61,6 +65,7 @@ impl<const N: usize, const W: usize> GoState<N, W> {
             tables: Arc::new(PolicyTables::new()),
             log,
             light: LightBoard::from_board(board),
+            areas: true,
         }
     }
 
@@ -87,6 +92,14 @@ impl<const N: usize, const W: usize> GoState<N, W> {
     #[must_use]
     pub fn with_amaf_plies(mut self, plies: u32) -> Self {
         self.cfg.amaf_plies = plies;
+        self
+    }
+
+    /// The same state with rollouts that report each colour's area or not (`Rollout::owner`
+    /// then empty): a search with ownership statistics needs them (the default).
+    #[must_use]
+    pub fn with_areas(mut self, areas: bool) -> Self {
+        self.areas = areas;
         self
     }
 
@@ -176,6 +189,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         self.passes = src.passes;
         self.cfg = src.cfg;
         self.policy = src.policy;
+        self.areas = src.areas;
         if src.policy.is_light() {
             self.light.copy_from(&src.light);
         }
@@ -199,6 +213,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         self.passes = src.passes;
         self.cfg = src.cfg;
         self.policy = src.policy;
+        self.areas = src.areas;
     }
 
     #[inline(always)]
@@ -243,7 +258,11 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             };
         }
         let o = if self.policy.is_light() {
-            light_playout(&mut self.light, self.to_move, &self.cfg, rng)
+            if self.areas {
+                light_playout(&mut self.light, self.to_move, &self.cfg, rng)
+            } else {
+                light_playout_without_areas(&mut self.light, self.to_move, &self.cfg, rng)
+            }
         } else {
             let last = self.log.last();
             heavy_playout(
