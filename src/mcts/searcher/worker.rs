@@ -72,7 +72,16 @@ fn worker<G: SearchGame, C: Cpu>(sh: &Shared<'_, G>, t: usize, cpu: C) {
             cpu,
         );
         let out = state.rollout(&mut rng);
-        backup(sh, &path, &hashes, &out, mine, &mut root_amaf, &mut sets);
+        backup(
+            sh,
+            &path,
+            &hashes,
+            &out,
+            mine,
+            &mut root_amaf,
+            &mut sets,
+            cpu,
+        );
         bump_u64(&mine.done, 1);
         k += 1;
         if k % CHECK_EVERY == 0 {
