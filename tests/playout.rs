@@ -10,7 +10,7 @@ use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
 use tengen::board::{Bitboard, Board, ByColor, Color, LightBoard, Move};
 use tengen::playout::batch::{self, BenchConfig, BenchError, BenchStats, Limit, Progress};
-use tengen::playout::{light_playout, PlayoutConfig};
+use tengen::playout::{light_playout, light_playout_without_areas, Outcome, PlayoutConfig};
 use tengen::rng::{splitmix64, thread_seed};
 
 // ----- golden fingerprints -----
@@ -493,4 +493,38 @@ fn amaf_plies_limits_the_record_and_not_the_game() {
         }
     }
     assert!(cut_somewhere > 100, "{cut_somewhere}");
+}
+
+#[test]
+fn the_playout_without_areas_is_the_same_game() {
+    let mut owned = 0;
+    for seed in 0..40u64 {
+        let (start, _, to_move) = midgame::<9, 2>(seed, (seed % 30) as usize);
+        for cfg in [
+            PlayoutConfig::standard(9),
+            PlayoutConfig {
+                komi: 0.0,
+                amaf_plies: 9,
+                ..PlayoutConfig::standard(9)
+            },
+        ] {
+            let mut a = LightBoard::from_board(&start);
+            let full = light_playout(&mut a, to_move, &cfg, &mut Pcg32::seed_from_u64(seed));
+            let mut b = LightBoard::from_board(&start);
+            let rng = &mut Pcg32::seed_from_u64(seed);
+            let bare = light_playout_without_areas(&mut b, to_move, &cfg, rng);
+            let ctx = format!("seed {seed}");
+            assert!(a == b, "{ctx}");
+            assert_eq!(
+                bare,
+                Outcome {
+                    owner: ByColor::default(),
+                    ..full
+                },
+                "{ctx}"
+            );
+            owned += usize::from(full.owner != ByColor::default());
+        }
+    }
+    assert_eq!(owned, 80);
 }

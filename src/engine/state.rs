@@ -7,11 +7,12 @@
 //! is the game's business: the searcher receives it as a filter on root moves.
 
 use crate::board::geometry::cell_of;
-use crate::board::{Bitboard, Board, ByColor, Color, Geometry, LightBoard, Point};
+use crate::board::{Bitboard, Board, ByColor, Color, Geometry, LightBoard, Move, Point};
 use crate::game::tromp_taylor_area;
 use crate::mcts::tree::Stats;
 use crate::mcts::{Action, Rollout, SearchGame};
-use crate::playout::{heavy_playout, light_playout, HeavyPlayout, MoveLog, PlayoutConfig};
+use crate::playout::{heavy_playout, light_playout, light_playout_without_areas};
+use crate::playout::{HeavyPlayout, MoveLog, PlayoutConfig};
 use crate::playout::{Policy, PolicyTables};
 use crate::rng::splitmix64;
 use rand_core::RngCore;
@@ -35,9 +36,14 @@ pub struct GoState<const N: usize, const W: usize> {
     /// The moves since the position before the root's first move (last-good-reply learning
     /// and the policies' "previous move").
     log: MoveLog,
-    /// Scratch board of the light playouts: the position is copied in at each rollout
-    /// (contents meaningless in between).
+    /// Under the light policy, `board`'s position on the light playout's board, kept up to
+    /// date by every move (a light rollout then starts from a copy of the root's, not from a
+    /// conversion of the exact board: 720 instructions a rollout on 9x9, perf/results.md).
+    /// Under any other policy unused and stale.
     light: LightBoard<N, W>,
+    /// Whether rollouts report each colour's area ([`Rollout::owner`]), for ownership
+    /// statistics; when not, light rollouts skip the areas' masks.
+    areas: bool,
 }
 
 impl<const N: usize, const W: usize> GoState<N, W> {
@@ -58,7 +64,8 @@ impl<const N: usize, const W: usize> GoState<N, W> {
             policy: Policy::LIGHT,
             tables: Arc::new(PolicyTables::new()),
             log,
-            light: LightBoard::new(),
+            light: LightBoard::from_board(board),
+            areas: true,
         }
     }
 
@@ -72,6 +79,9 @@ impl<const N: usize, const W: usize> GoState<N, W> {
         last: Option<Point>,
     ) -> Self {
         self.policy = policy;
+        if policy.is_light() {
+            self.light.set_from(&self.board);
+        }
         self.tables = tables;
         self.log.reset(self.to_move, last.map(Point::index));
         self
@@ -82,6 +92,14 @@ impl<const N: usize, const W: usize> GoState<N, W> {
     #[must_use]
     pub fn with_amaf_plies(mut self, plies: u32) -> Self {
         self.cfg.amaf_plies = plies;
+        self
+    }
+
+    /// The same state with rollouts that report each colour's area or not (`Rollout::owner`
+    /// then empty): a search with ownership statistics needs them (the default).
+    #[must_use]
+    pub fn with_areas(mut self, areas: bool) -> Self {
+        self.areas = areas;
         self
     }
 
@@ -141,13 +159,23 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
 
     #[inline(always)]
     fn play(&mut self, a: Action) {
+        let light = self.policy.is_light();
         if a == PASS {
             self.board.pass();
+            if light {
+                self.light.pass();
+            }
             self.passes = self.passes.saturating_add(1);
             self.log.push(None);
         } else {
-            self.board
-                .play_unchecked(self.to_move, Point::from_index(a.index()));
+            let p = Point::from_index(a.index());
+            self.board.play_unchecked(self.to_move, p);
+            if light {
+                // Checked: a tree move is legal, and the check keeps a wrong action from
+                // corrupting the light board's invariants (it is then not played there).
+                let played = self.light.play(self.to_move, Move::Play(p));
+                debug_assert!(played.is_ok(), "illegal tree move {p:?}");
+            }
             self.passes = 0;
             self.log.push(Some(a.index()));
         }
@@ -161,19 +189,64 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         self.passes = src.passes;
         self.cfg = src.cfg;
         self.policy = src.policy;
+        self.areas = src.areas;
+        if src.policy.is_light() {
+            self.light.copy_from(&src.light);
+        }
         if !Arc::ptr_eq(&self.tables, &src.tables) {
             self.tables = Arc::clone(&src.tables);
         }
         self.log.copy_from(&src.log);
     }
 
+    /// Under the light policy, copies what a light rollout reads: the light board, not the
+    /// exact one (left stale, so the state answers nothing else rightly until the next
+    /// `copy_from`). A descent that expands nothing then never touches the exact board: its
+    /// copy and moves cost about 650 instructions a rollout on 9x9 (perf/results.md).
+    #[inline(always)]
+    fn copy_for_rollout(&mut self, src: &Self) {
+        if !src.policy.is_light() {
+            return self.copy_from(src);
+        }
+        self.light.copy_from(&src.light);
+        self.to_move = src.to_move;
+        self.passes = src.passes;
+        self.cfg = src.cfg;
+        self.policy = src.policy;
+        self.areas = src.areas;
+    }
+
+    #[inline(always)]
+    fn play_for_rollout(&mut self, a: Action) {
+        if !self.policy.is_light() {
+            return self.play(a);
+        }
+        if a == PASS {
+            self.light.pass();
+            self.passes = self.passes.saturating_add(1);
+        } else {
+            // Checked, as in `play`.
+            let played = self
+                .light
+                .play(self.to_move, Move::Play(Point::from_index(a.index())));
+            debug_assert!(played.is_ok(), "illegal tree move {a:?}");
+            self.passes = 0;
+        }
+        self.to_move = !self.to_move;
+    }
+
     #[inline(always)]
     fn rollout<R: RngCore>(&mut self, rng: &mut R) -> Rollout<Bitboard<W>> {
         if self.passes >= 2 {
-            let owner = tromp_taylor_area::<N, W>(
-                self.board.stones(Color::Black),
-                self.board.stones(Color::White),
-            );
+            // The light board is the one a rollout-only copy keeps.
+            let stones = |c| {
+                if self.policy.is_light() {
+                    self.light.stones(c)
+                } else {
+                    self.board.stones(c)
+                }
+            };
+            let owner = tromp_taylor_area::<N, W>(stones(Color::Black), stones(Color::White));
             let score = owner[Color::Black].count() as f32
                 - owner[Color::White].count() as f32
                 - self.cfg.komi;
@@ -185,8 +258,11 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             };
         }
         let o = if self.policy.is_light() {
-            self.light.set_from(&self.board);
-            light_playout(&mut self.light, self.to_move, &self.cfg, rng)
+            if self.areas {
+                light_playout(&mut self.light, self.to_move, &self.cfg, rng)
+            } else {
+                light_playout_without_areas(&mut self.light, self.to_move, &self.cfg, rng)
+            }
         } else {
             let last = self.log.last();
             heavy_playout(

@@ -32,6 +32,9 @@ pub use restrict::{Restrictions, Rule, RuleKind};
 pub use searcher::Searcher;
 
 use crate::board::{Bitboard, ByColor, Color};
+use crate::cpu::Cpu;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::Isa;
 use rand_core::RngCore;
 
 /// A move of a searched game, as a small index chosen by the game (Go: the point's bit index,
@@ -64,6 +67,14 @@ pub trait ActionSet: Copy + Default + Send + Sync {
             }
             r += 1;
         });
+    }
+    /// [`ActionSet::for_each_rank_in`] for a caller that holds `cpu` (the search's workers, see
+    /// [`crate::cpu::dispatch`]), which a set may use for faster instructions: the same ranks
+    /// in the same order. The default ignores it.
+    #[inline(always)]
+    fn for_each_rank_in_on<C: Cpu>(&self, of: &Self, cpu: C, f: impl FnMut(usize)) {
+        let _ = cpu;
+        self.for_each_rank_in(of, f);
     }
 }
 
@@ -105,6 +116,28 @@ impl<const W: usize> ActionSet for Bitboard<W> {
             before += theirs.count_ones() as usize;
         }
     }
+    /// With x86-64-v3, one parallel bit extract a word gives the common bits by rank.
+    #[inline(always)]
+    fn for_each_rank_in_on<C: Cpu>(&self, of: &Self, cpu: C, mut f: impl FnMut(usize)) {
+        let _ = cpu;
+        #[cfg(target_arch = "x86_64")]
+        if C::ISA == Isa::X86_64V3 {
+            let mut before = 0;
+            for (&mine, &theirs) in self.0.iter().zip(&of.0) {
+                // SAFETY: a value of a `Cpu` whose ISA is x86-64-v3 exists only on a CPU with
+                // BMI2 (`cpu` is one). Bit `r` of the result is `mine`'s bit at the `r`-th
+                // member of `theirs`.
+                let mut ranks = unsafe { std::arch::x86_64::_pext_u64(mine, theirs) };
+                while ranks != 0 {
+                    f(before + ranks.trailing_zeros() as usize);
+                    ranks &= ranks - 1;
+                }
+                before += theirs.count_ones() as usize;
+            }
+            return;
+        }
+        self.for_each_rank_in(of, f);
+    }
 }
 
 /// How a playout ended.
@@ -139,7 +172,23 @@ pub trait SearchGame: Clone + Send + Sync {
     /// Makes `self` equal to `src` (cheaper than a clone: no allocation).
     fn copy_from(&mut self, src: &Self);
 
-    /// Plays the game to its end with the default policy and scores it.
+    /// Makes `self` a copy of `src` for a rollout only: until the next
+    /// [`SearchGame::copy_from`], the searcher calls nothing on it but
+    /// [`SearchGame::play_for_rollout`], [`SearchGame::to_move`] and [`SearchGame::rollout`],
+    /// so a game may skip the parts of its state that a rollout does not read. The default
+    /// copies everything.
+    fn copy_for_rollout(&mut self, src: &Self) {
+        self.copy_from(src);
+    }
+
+    /// [`SearchGame::play`] on a copy made by [`SearchGame::copy_for_rollout`], with the same
+    /// contract; the state stays fit for a rollout only. The default plays.
+    fn play_for_rollout(&mut self, a: Action) {
+        self.play(a);
+    }
+
+    /// Plays the game to its end with the default policy and scores it. The state is then
+    /// spent: make it a copy of a position ([`SearchGame::copy_from`]) before using it again.
     ///
     /// The searcher calls it from inside its workers, which [`crate::cpu::dispatch`] compiles
     /// for the CPU's best instruction set: an `#[inline(always)]` rollout is compiled for it
@@ -189,5 +238,40 @@ pub trait SearchGame: Clone + Send + Sync {
     fn priors(&self, actions: &[Action], weight: u32, out: &mut Vec<tree::Stats>) {
         let _ = weight;
         out.extend(actions.iter().map(|_| tree::Stats::default()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ranks `for_each_rank_in` finds, with every instruction set this CPU has.
+    #[test]
+    fn ranks_agree_across_instruction_sets() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut found = 0;
+        for _ in 0..500 {
+            let mine = Bitboard::<6>(std::array::from_fn(|_| next() & next()));
+            let of = Bitboard::<6>(std::array::from_fn(|_| next()));
+            let mut want = Vec::new();
+            mine.for_each_rank_in(&of, |r| want.push(r));
+            let mut got = Vec::new();
+            mine.for_each_rank_in_on(&of, crate::cpu::Portable, |r| got.push(r));
+            assert_eq!(got, want);
+            #[cfg(target_arch = "x86_64")]
+            if let Some(cpu) = crate::cpu::X86_64V3::detect() {
+                got.clear();
+                mine.for_each_rank_in_on(&of, cpu, |r| got.push(r));
+                assert_eq!(got, want);
+            }
+            found += want.len();
+        }
+        assert!(found > 1000, "{found}");
     }
 }

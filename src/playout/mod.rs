@@ -14,4 +14,7 @@ pub mod light;
 pub mod patterns;
 
 pub use heavy::{heavy_playout, EyeRule, HeavyPlayout, Lgr, MoveLog, Policy, PolicyTables};
-pub use light::{light_playout, playout_score, random_move, Outcome, PlayoutConfig, Score};
+pub use light::{
+    light_playout, light_playout_without_areas, playout_score, random_move, Outcome, PlayoutConfig,
+    Score,
+};

@@ -41,6 +41,13 @@ fn same<const N: usize, const W: usize>(light: &LightBoard<N, W>, exact: &Board<
         // SAFETY: `k < empty_count`, equal on both boards.
         let m = unsafe { light.empty_cell_unchecked(k) };
         assert_eq!(LightBoard::<N, W>::point_of(m), exact.empty_at(k));
+        assert_eq!(light.listed_at(m), Some(k));
+    }
+    for p in Board::<N, W>::points() {
+        if exact.color_at(p).is_some() {
+            let m = LightBoard::<N, W>::cell_of(p).unwrap();
+            assert_eq!(light.listed_at(m), None, "{p:?} is not empty");
+        }
     }
     light.verify().unwrap();
 }
@@ -70,6 +77,59 @@ fn random_games<const N: usize, const W: usize>(games: u32, seed: u64) {
         let copy = LightBoard::from_board(&exact);
         same(&copy, &exact);
     }
+}
+
+/// A board made a copy of another mid-game (after games of its own) plays on exactly as the
+/// exact board does, empty-point list included.
+fn copies_play_on<const N: usize, const W: usize>(games: u32, seed: u64) {
+    let mut rng = Pcg32::seed_from_u64(seed);
+    let mut copy = LightBoard::<N, W>::new();
+    for _ in 0..games {
+        let mut exact = Board::<N, W>::new();
+        let mut light = LightBoard::<N, W>::new();
+        // Whether `copy` holds `light`'s position (it drifts away by moves of its own).
+        let mut synced = false;
+        let mut c = Color::Black;
+        for _ in 0..3 * N * N {
+            let mut point = || {
+                Point::from_index(Geometry::<N, W>::index(
+                    rng.next_u32() as usize % N,
+                    rng.next_u32() as usize % N,
+                ))
+            };
+            let (p, junk) = (point(), point());
+            match rng.next_u32() % 16 {
+                0 => {
+                    copy.copy_from(&light);
+                    same(&copy, &exact);
+                    synced = true;
+                }
+                1 => {
+                    synced &= copy.play(!c, Move::Play(junk)).is_err();
+                }
+                _ => {}
+            }
+            let mv = if rng.next_u32() % 64 == 0 {
+                Move::Pass
+            } else {
+                Move::Play(p)
+            };
+            let want = exact.play(c, mv);
+            assert_eq!(light.play(c, mv), want);
+            if synced {
+                assert_eq!(copy.play(c, mv), want, "{c} {mv:?}\n{exact}");
+                same(&copy, &exact);
+            }
+            c = !c;
+        }
+    }
+}
+
+#[test]
+fn copies_play_on_as_the_exact_board() {
+    copies_play_on::<9, 2>(20, 5);
+    copies_play_on::<19, 6>(2, 6);
+    copies_play_on::<2, 1>(50, 7);
 }
 
 #[test]

@@ -4,6 +4,7 @@
 
 use super::{bump_i64, bump_u64, Shared, ThreadStats};
 use crate::board::Color;
+use crate::cpu::Cpu;
 use crate::mcts::tree::{mix_value, Node, Tree};
 use crate::mcts::{Action, ActionSet, Rollout, SearchGame};
 use std::sync::atomic::Ordering::*;
@@ -18,8 +19,10 @@ fn reward(winner: Option<Color>, mover: Color) -> u32 {
     }
 }
 
+// The worker's scratch state, passed apart so that the borrows stay disjoint.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-pub(super) fn backup<G: SearchGame>(
+pub(super) fn backup<G: SearchGame, C: Cpu>(
     sh: &Shared<'_, G>,
     path: &[usize],
     hashes: &[u64],
@@ -27,6 +30,7 @@ pub(super) fn backup<G: SearchGame>(
     mine: &ThreadStats,
     root_amaf: &mut [u64],
     sets: &mut ChildSets<G::Set>,
+    cpu: C,
 ) {
     let tree = sh.tree;
     let root_to_move = sh.root.to_move();
@@ -67,7 +71,7 @@ pub(super) fn backup<G: SearchGame>(
             let set = sets.get(tree, id);
             if set.members != UNORDERED {
                 // The members' positions are their ranks in the set; the rest are tested.
-                played.for_each_rank_in(&set.set, &mut hit);
+                played.for_each_rank_in_on(&set.set, cpu, &mut hit);
                 for (k, ch) in kids.iter().enumerate().skip(set.members as usize) {
                     if played.contains(ch.action()) {
                         hit(k);

@@ -62,7 +62,6 @@ fn worker<G: SearchGame, C: Cpu>(sh: &Shared<'_, G>, t: usize, cpu: C) {
             }
             budget -= 1;
         }
-        state.copy_from(sh.root);
         descend(
             sh,
             &mut state,
@@ -73,7 +72,16 @@ fn worker<G: SearchGame, C: Cpu>(sh: &Shared<'_, G>, t: usize, cpu: C) {
             cpu,
         );
         let out = state.rollout(&mut rng);
-        backup(sh, &path, &hashes, &out, mine, &mut root_amaf, &mut sets);
+        backup(
+            sh,
+            &path,
+            &hashes,
+            &out,
+            mine,
+            &mut root_amaf,
+            &mut sets,
+            cpu,
+        );
         bump_u64(&mine.done, 1);
         k += 1;
         if k % CHECK_EVERY == 0 {
@@ -96,9 +104,14 @@ fn flush_root_amaf(tree: &Tree, deltas: &mut [u64]) {
     }
 }
 
-/// Walks from the root to a leaf, playing the tree moves on `state` and recording the node path
-/// (and, with the transposition table, the hashes of the positions below the root); expands at
-/// most one node.
+/// Walks from the root to a leaf, playing the tree moves on `state` (made a copy of the root
+/// first) and recording the node path (and, with the transposition table, the hashes of the
+/// positions below the root); expands at most one node.
+///
+/// Most descents expand nothing and need the leaf's position only for the rollout: `state`
+/// starts as a rollout-only copy ([`SearchGame::copy_for_rollout`]), and becomes a full one,
+/// with the path's moves played again, only when a node is to be expanded (or at once, when
+/// the transposition table reads every position's hash).
 #[inline(always)]
 fn descend<G: SearchGame, C: Cpu>(
     sh: &Shared<'_, G>,
@@ -114,6 +127,13 @@ fn descend<G: SearchGame, C: Cpu>(
     hashes.clear();
     let mut id = 0;
     let mut expanded_one = false;
+    // Whether `state` is a full copy (not a rollout-only one).
+    let mut full = sh.tt.is_some();
+    if full {
+        state.copy_from(sh.root);
+    } else {
+        state.copy_for_rollout(sh.root);
+    }
     loop {
         let node = tree.node(id);
         let before = node.add_visit();
@@ -131,6 +151,13 @@ fn descend<G: SearchGame, C: Cpu>(
             if expanded_one || before < sh.params.expand_after {
                 break;
             }
+            if !full {
+                state.copy_from(sh.root);
+                for &n in &path[1..] {
+                    state.play(tree.node(n).action());
+                }
+                full = true;
+            }
             actions.clear();
             state.tree_actions(actions);
             if let Some(r) = sh.restrictions {
@@ -144,7 +171,11 @@ fn descend<G: SearchGame, C: Cpu>(
         // SAFETY: with one worker, this thread is the only one that writes the tree.
         match unsafe { sh.selector.select_on(tree, id, cpu, sh.threads.len() == 1) } {
             Some(c) => {
-                state.play(tree.node(c).action());
+                if full {
+                    state.play(tree.node(c).action());
+                } else {
+                    state.play_for_rollout(tree.node(c).action());
+                }
                 id = c;
             }
             None => break,

@@ -120,6 +120,10 @@ impl Selector {
                 let skipping = prunable || chunk.len() < LANES;
                 for h in 0..2 {
                     let at = h * 8;
+                    if at >= chunk.len() {
+                        // Eight skipped lanes: none could be chosen.
+                        break;
+                    }
                     let [wins, visits, amaf_wins, amaf_visits] = match direct {
                         // Exclusive, so no other thread writes these nodes (`stats8`'s
                         // contract).
