@@ -34,7 +34,6 @@ pub use searcher::Searcher;
 use crate::board::{Bitboard, ByColor, Color};
 use crate::cpu::Cpu;
 #[cfg(target_arch = "x86_64")]
-use crate::cpu::Isa;
 use rand_core::RngCore;
 
 /// A move of a searched game, as a small index chosen by the game (Go: the point's bit index,
@@ -116,16 +115,16 @@ impl<const W: usize> ActionSet for Bitboard<W> {
             before += theirs.count_ones() as usize;
         }
     }
-    /// With x86-64-v3, one parallel bit extract a word gives the common bits by rank.
+    /// With BMI2, one parallel bit extract a word gives the common bits by rank.
     #[inline(always)]
     fn for_each_rank_in_on<C: Cpu>(&self, of: &Self, cpu: C, mut f: impl FnMut(usize)) {
         let _ = cpu;
         #[cfg(target_arch = "x86_64")]
-        if C::ISA == Isa::X86_64V3 {
+        if C::BMI2 {
             let mut before = 0;
             for (&mine, &theirs) in self.0.iter().zip(&of.0) {
-                // SAFETY: a value of a `Cpu` whose ISA is x86-64-v3 exists only on a CPU with
-                // BMI2 (`cpu` is one). Bit `r` of the result is `mine`'s bit at the `r`-th
+                // SAFETY: a value of a `Cpu` with `BMI2` exists only on a CPU with BMI2 (`cpu`
+                // is one). Bit `r` of the result is `mine`'s bit at the `r`-th
                 // member of `theirs`.
                 let mut ranks = unsafe { std::arch::x86_64::_pext_u64(mine, theirs) };
                 while ranks != 0 {
