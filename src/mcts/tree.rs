@@ -541,9 +541,33 @@ fn zeroed_nodes(n: usize) -> Box<[Node]> {
         if p.is_null() {
             std::alloc::handle_alloc_error(layout);
         }
+        advise_huge_pages(p.cast(), layout.size());
         Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
     }
 }
+
+/// Asks the operating system to back the 2 MiB-aligned part of the `bytes` bytes at `p` with
+/// huge pages, when it is at least 4 MiB long. The tree's arena is touched node block by node
+/// block as the search grows it: with 4 KiB pages, the first touches cost a page fault each
+/// (about 3 % of a 100,000-playout light search on 9x9) and the descents a TLB miss a node
+/// block. A hint only: the memory's contents and validity do not depend on it.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(p: *mut u8, bytes: usize) {
+    const HUGE: usize = 2 << 20;
+    let start = (p as usize).next_multiple_of(HUGE);
+    let end = (p as usize + bytes) / HUGE * HUGE;
+    if end >= start + 2 * HUGE {
+        // SAFETY: `start..end` lies inside the caller's allocation of `bytes` bytes at `p`
+        // (rounded inwards to whole huge pages); MADV_HUGEPAGE changes how those pages are
+        // backed, never their contents, and an error (a kernel without it) is harmless.
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_p: *mut u8, _bytes: usize) {}
 
 /// `n` zeroed counters (lazily zeroed by the operating system, like the nodes).
 fn zeroed_u32(n: usize) -> Box<[AtomicU32]> {
@@ -556,6 +580,7 @@ fn zeroed_u32(n: usize) -> Box<[AtomicU32]> {
         if p.is_null() {
             std::alloc::handle_alloc_error(layout);
         }
+        advise_huge_pages(p.cast(), layout.size());
         Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
     }
 }
