@@ -668,6 +668,38 @@ impl<const N: usize, const W: usize> Board<N, W> {
         code
     }
 
+    /// The eight cells around the on-board point `i`, two bits each, in increasing bit-index
+    /// order (SW, S, SE, W, E, NW, N, NE; see [`crate::playout::patterns`]): the same cells as
+    /// [`Self::ring_code`], read as three rows of the mailbox instead of eight cells.
+    #[must_use]
+    #[inline(always)]
+    pub fn raster_code(&self, i: usize) -> u16 {
+        // The rows start at the cells of `i - S - 1`, `i - 1` and `i + S - 1`: cell indices `i`,
+        // `i + S` and `i + 2 S` (see `Geometry::CELL_OFFSET`).
+        let s = Geometry::<N, W>::S;
+        let south = self.row4(i);
+        let middle = self.row4(i + s);
+        let north = self.row4(i + 2 * s);
+        // Three bytes of 0..=3 at bits 0, 8 and 16 to six bits: the product's terms do not
+        // overlap, so bits 12..18 are the bytes side by side.
+        let three = |x: u32| ((x & 0x03_0303).wrapping_mul(0x1041) >> 12) & 0x3f;
+        let middle = middle & 0x03_0003;
+        let west_east = (middle | (middle >> 14)) & 0xf;
+        (three(south) | (west_east << 6) | (three(north) << 10)) as u16
+    }
+
+    /// Four mailbox bytes from cell index `k` (clamped to the mailbox), little-endian.
+    #[inline(always)]
+    fn row4(&self, k: usize) -> u32 {
+        let k = k.min(MAILBOX - 4);
+        u32::from_le_bytes([
+            self.cell[k],
+            self.cell[k + 1],
+            self.cell[k + 2],
+            self.cell[k + 3],
+        ])
+    }
+
     // The raw-index views below serve the playout policies inside the crate. Each takes the
     // bit index of a stone (or of an empty point); given another index it answers for a wrong
     // entry of the board, never reading outside it.
@@ -715,6 +747,16 @@ impl<const N: usize, const W: usize> Board<N, W> {
         }
         libs.remove(i);
         libs.count()
+    }
+
+    /// Whether [`Self::libs_after_lower_bound`] is at least two: at once when `i` has two empty
+    /// neighbours (they are counted), else by the count.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn libs_after_at_least_two(&self, c: Color, i: usize) -> bool {
+        let empty = zero_bytes(self.around_cells(i));
+        // Two or more bits set.
+        empty & empty.wrapping_sub(1) != 0 || self.libs_after_lower_bound(c, i) >= 2
     }
 
     // ----- setup, scoring, checking -----

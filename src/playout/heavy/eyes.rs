@@ -90,5 +90,5 @@ fn self_atari<const N: usize, const W: usize>(board: &Board<N, W>, c: Color, i: 
     Geometry::<N, W>::around(i)
         .into_iter()
         .any(|q| board.cell_at(q) == own)
-        && board.libs_after_lower_bound(c, i) <= 1
+        && !board.libs_after_at_least_two(c, i)
 }
