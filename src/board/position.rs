@@ -688,6 +688,50 @@ impl<const N: usize, const W: usize> Board<N, W> {
         (three(south) | (west_east << 6) | (three(north) << 10)) as u16
     }
 
+    /// The empty cells among the eight around the on-board point `i`, one bit each in
+    /// `Geometry::ring` order (bit `k` for `ring(i)[k]`): a policy visits just those, without a
+    /// branch on each cell.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn ring_empties(&self, i: usize) -> u32 {
+        let code = u32::from(self.raster_code(i));
+        // Bit 2 r set where raster cell r is empty (both of its bits clear).
+        let e = !(code | (code >> 1)) & 0x5555;
+        // Ring position k is raster position SW 0, S 1, SE 2, E 4, NE 7, N 6, NW 5, W 3.
+        (e & 1)
+            | ((e >> 1) & 2)
+            | ((e >> 2) & 4)
+            | ((e >> 5) & 8)
+            | ((e >> 10) & 16)
+            | ((e >> 7) & 32)
+            | ((e >> 4) & 64)
+            | ((e << 1) & 128)
+    }
+
+    /// The cells of the four orthogonal neighbours of the on-board point `i`, one byte each in
+    /// `Geometry::around` order.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn cells_around(&self, i: usize) -> Packed {
+        self.around_cells(i)
+    }
+
+    /// Whether the simple-ko rule forbids `c` to play `i` now.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn ko_bans(&self, c: Color, i: usize) -> bool {
+        self.ko == i as u16 && self.ko_color == c
+    }
+
+    /// Whether the point `i` has two or more empty orthogonal neighbours.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn two_empty_around(&self, i: usize) -> bool {
+        let empty = zero_bytes(self.around_cells(i));
+        // Two or more bits set.
+        empty & empty.wrapping_sub(1) != 0
+    }
+
     /// Four mailbox bytes from cell index `k` (clamped to the mailbox), little-endian.
     #[inline(always)]
     fn row4(&self, k: usize) -> u32 {
@@ -754,9 +798,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
     #[must_use]
     #[inline(always)]
     pub(crate) fn libs_after_at_least_two(&self, c: Color, i: usize) -> bool {
-        let empty = zero_bytes(self.around_cells(i));
-        // Two or more bits set.
-        empty & empty.wrapping_sub(1) != 0 || self.libs_after_lower_bound(c, i) >= 2
+        self.two_empty_around(i) || self.libs_after_lower_bound(c, i) >= 2
     }
 
     // ----- setup, scoring, checking -----

@@ -32,6 +32,11 @@ impl Mover<'_> {
         c: Color,
         i: usize,
     ) -> bool {
+        if self.policy.eyes == EyeRule::Eyelike && board.two_empty_around(i) {
+            // Two empty neighbours: legal, no eye and no self-atari (two liberties at least);
+            // only the ko rule could refuse it. The test most random draws end with.
+            return !board.ko_bans(c, i);
+        }
         let p = Point::from_index(i);
         let ok = if self.policy.eyes == EyeRule::Eyelike {
             board.is_candidate(c, p)

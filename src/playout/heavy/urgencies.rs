@@ -3,7 +3,7 @@
 //! move and drawing one of them.
 
 use super::Mover;
-use crate::board::geometry::{cell_of, CELL_EMPTY};
+use crate::board::geometry::{bytes_eq, cell_of, CELL_EMPTY};
 use crate::board::{Board, Color, Geometry};
 use rand_core::RngCore;
 
@@ -164,15 +164,17 @@ impl Mover<'_> {
         c: Color,
         last: usize,
     ) -> u32 {
-        let own = cell_of(c.index());
         let mut near = 0;
         if board.cell_at(last) == cell_of((!c).index()) {
             near |= 1 << board.stone_libs(last).min(3);
         }
-        for q in Geometry::<N, W>::around(last) {
-            if board.cell_at(q) == own {
-                near |= 1 << board.stone_libs(q).min(3);
-            }
+        // Only the own neighbours, without a branch on each cell.
+        let around = Geometry::<N, W>::around(last);
+        let mut own = bytes_eq(board.cells_around(last), cell_of(c.index()));
+        while own != 0 {
+            let q = around[(own.trailing_zeros() / 8) as usize & 3];
+            own &= own - 1;
+            near |= 1 << board.stone_libs(q).min(3);
         }
         near
     }
@@ -292,10 +294,13 @@ impl Mover<'_> {
         last: usize,
         urgent: &mut Urgent,
     ) {
-        for q in Geometry::<N, W>::ring(last) {
-            if board.cell_at(q) == CELL_EMPTY
-                && self.pats.matches_raster(board.raster_code(q))
-                && board.libs_after_at_least_two(c, q)
+        // Only the empty points, in ring order, without a branch on each cell.
+        let ring = Geometry::<N, W>::ring(last);
+        let mut empties = board.ring_empties(last);
+        while empties != 0 {
+            let q = ring[empties.trailing_zeros() as usize & 7];
+            empties &= empties - 1;
+            if self.pats.matches_raster(board.raster_code(q)) && board.libs_after_at_least_two(c, q)
             {
                 urgent.add(q, 1);
             }
