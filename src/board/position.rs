@@ -668,6 +668,82 @@ impl<const N: usize, const W: usize> Board<N, W> {
         code
     }
 
+    /// The eight cells around the on-board point `i`, two bits each, in increasing bit-index
+    /// order (SW, S, SE, W, E, NW, N, NE; see [`crate::playout::patterns`]): the same cells as
+    /// [`Self::ring_code`], read as three rows of the mailbox instead of eight cells.
+    #[must_use]
+    #[inline(always)]
+    pub fn raster_code(&self, i: usize) -> u16 {
+        // The rows start at the cells of `i - S - 1`, `i - 1` and `i + S - 1`: cell indices `i`,
+        // `i + S` and `i + 2 S` (see `Geometry::CELL_OFFSET`).
+        let s = Geometry::<N, W>::S;
+        let south = self.row4(i);
+        let middle = self.row4(i + s);
+        let north = self.row4(i + 2 * s);
+        // Three bytes of 0..=3 at bits 0, 8 and 16 to six bits: the product's terms do not
+        // overlap, so bits 12..18 are the bytes side by side.
+        let three = |x: u32| ((x & 0x03_0303).wrapping_mul(0x1041) >> 12) & 0x3f;
+        let middle = middle & 0x03_0003;
+        let west_east = (middle | (middle >> 14)) & 0xf;
+        (three(south) | (west_east << 6) | (three(north) << 10)) as u16
+    }
+
+    /// The empty cells among the eight around the on-board point `i`, one bit each in
+    /// `Geometry::ring` order (bit `k` for `ring(i)[k]`): a policy visits just those, without a
+    /// branch on each cell.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn ring_empties(&self, i: usize) -> u32 {
+        let code = u32::from(self.raster_code(i));
+        // Bit 2 r set where raster cell r is empty (both of its bits clear).
+        let e = !(code | (code >> 1)) & 0x5555;
+        // Ring position k is raster position SW 0, S 1, SE 2, E 4, NE 7, N 6, NW 5, W 3.
+        (e & 1)
+            | ((e >> 1) & 2)
+            | ((e >> 2) & 4)
+            | ((e >> 5) & 8)
+            | ((e >> 10) & 16)
+            | ((e >> 7) & 32)
+            | ((e >> 4) & 64)
+            | ((e << 1) & 128)
+    }
+
+    /// The cells of the four orthogonal neighbours of the on-board point `i`, one byte each in
+    /// `Geometry::around` order.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn cells_around(&self, i: usize) -> Packed {
+        self.around_cells(i)
+    }
+
+    /// Whether the simple-ko rule forbids `c` to play `i` now.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn ko_bans(&self, c: Color, i: usize) -> bool {
+        self.ko == i as u16 && self.ko_color == c
+    }
+
+    /// Whether the point `i` has two or more empty orthogonal neighbours.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn two_empty_around(&self, i: usize) -> bool {
+        let empty = zero_bytes(self.around_cells(i));
+        // Two or more bits set.
+        empty & empty.wrapping_sub(1) != 0
+    }
+
+    /// Four mailbox bytes from cell index `k` (clamped to the mailbox), little-endian.
+    #[inline(always)]
+    fn row4(&self, k: usize) -> u32 {
+        let k = k.min(MAILBOX - 4);
+        u32::from_le_bytes([
+            self.cell[k],
+            self.cell[k + 1],
+            self.cell[k + 2],
+            self.cell[k + 3],
+        ])
+    }
+
     // The raw-index views below serve the playout policies inside the crate. Each takes the
     // bit index of a stone (or of an empty point); given another index it answers for a wrong
     // entry of the board, never reading outside it.
@@ -715,6 +791,14 @@ impl<const N: usize, const W: usize> Board<N, W> {
         }
         libs.remove(i);
         libs.count()
+    }
+
+    /// Whether [`Self::libs_after_lower_bound`] is at least two: at once when `i` has two empty
+    /// neighbours (they are counted), else by the count.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn libs_after_at_least_two(&self, c: Color, i: usize) -> bool {
+        self.two_empty_around(i) || self.libs_after_lower_bound(c, i) >= 2
     }
 
     // ----- setup, scoring, checking -----

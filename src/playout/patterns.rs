@@ -2,10 +2,13 @@
 //! local shapes around an empty point that make it worth playing right after the opponent's move
 //! next to it: hane, two kinds of cut, and four edge shapes.
 //!
-//! A neighbourhood is the 16-bit ring code of `Board::ring_code` (the eight surrounding cells,
-//! two bits each). Every pattern is expanded once, on first use, under the eight symmetries of
-//! the square and with the colours swapped (the shapes are good for either side to play), into
-//! a 65,536-bit table, so that matching in a playout is one load and a bit test.
+//! A neighbourhood is a 16-bit code of the eight surrounding cells, two bits each: the ring code
+//! of `Board::ring_code` (turning around the point, which makes the symmetries rotations), or
+//! the raster code of `Board::raster_code` (the same cells in bit-index order, three reads of
+//! the board's mailbox). Every pattern is expanded once, on first use, under the eight
+//! symmetries of the square and with the colours swapped (the shapes are good for either side
+//! to play), into a 65,536-bit table of raster codes, so that matching in a playout is one load
+//! and a bit test.
 
 use crate::board::geometry::{CELL_EMPTY, CELL_OFF};
 use std::sync::OnceLock;
@@ -42,18 +45,37 @@ const RING_OF_CELL: [Option<usize>; 9] = [
     Some(2),
 ];
 
-/// The set of ring codes that match some pattern, one bit per code.
+/// Raster position (`Board::raster_code`: SW, S, SE, W, E, NW, N, NE) of each ring position.
+const RASTER_OF_RING: [usize; 8] = [0, 1, 2, 4, 7, 6, 5, 3];
+
+/// The raster code of the neighbourhood whose ring code is `ring`.
+#[must_use]
+pub fn raster_of_ring(ring: u16) -> u16 {
+    let mut code = 0;
+    for (k, &r) in RASTER_OF_RING.iter().enumerate() {
+        code |= ((ring >> (2 * k)) & 3) << (2 * r);
+    }
+    code
+}
+
+/// The set of raster codes that match some pattern, one bit per code.
 pub struct PatternTable {
     bits: Box<[u64; 1024]>,
 }
 
 impl PatternTable {
-    /// Whether the neighbourhood `code` (of an empty point) matches a pattern.
+    /// Whether the neighbourhood of raster code `code` (of an empty point) matches a pattern.
     #[must_use]
     #[inline(always)]
-    pub fn matches(&self, code: u16) -> bool {
+    pub fn matches_raster(&self, code: u16) -> bool {
         let c = usize::from(code);
         (self.bits[c >> 6] >> (c & 63)) & 1 != 0
+    }
+
+    /// Whether the neighbourhood of ring code `code` (of an empty point) matches a pattern.
+    #[must_use]
+    pub fn matches(&self, code: u16) -> bool {
+        self.matches_raster(raster_of_ring(code))
     }
 
     /// Number of matching codes (for tests and documentation).
@@ -128,10 +150,11 @@ fn symbol_allows(ch: char, swap: bool) -> [bool; 4] {
     a
 }
 
-/// Sets the bit of every code whose cells at ring positions `k..8` are allowed, with `code`
-/// holding positions `0..k`.
+/// Sets the bit of the raster code of every ring code whose cells at ring positions `k..8` are
+/// allowed, with `code` holding positions `0..k`.
 fn fill(allowed: &[[bool; 4]; 8], k: usize, code: usize, bits: &mut [u64; 1024]) {
     if k == 8 {
+        let code = usize::from(raster_of_ring(code as u16));
         bits[code >> 6] |= 1 << (code & 63);
         return;
     }
@@ -223,5 +246,38 @@ mod tests {
         // Corner a1: south and west are off the board.
         let c = b.ring_code(p(0, 0).index());
         assert_eq!(c, code_of(["#..", "#..", "###"]));
+    }
+
+    #[test]
+    fn raster_codes_are_the_ring_codes_reordered() {
+        use crate::board::{Board19, Move};
+        use rand_core::RngCore;
+        use rand_pcg::Pcg32;
+        let mut rng = Pcg32::new(7, 9);
+        let mut b9 = Board9::new();
+        let mut b19 = Board19::new();
+        for k in 0..400 {
+            let c = if k % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            for _ in 0..4 {
+                let (x, y) = (rng.next_u32() as usize % 9, rng.next_u32() as usize % 9);
+                if b9.play(c, Move::Play(Board9::point(x, y).unwrap())).is_ok() {
+                    break;
+                }
+            }
+            let (x, y) = (rng.next_u32() as usize % 19, rng.next_u32() as usize % 19);
+            let _ = b19.play(c, Move::Play(Board19::point(x, y).unwrap()));
+            for q in Board9::points() {
+                let i = q.index();
+                assert_eq!(b9.raster_code(i), raster_of_ring(b9.ring_code(i)));
+            }
+            for q in Board19::points() {
+                let i = q.index();
+                assert_eq!(b19.raster_code(i), raster_of_ring(b19.ring_code(i)));
+            }
+        }
     }
 }

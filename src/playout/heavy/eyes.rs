@@ -32,6 +32,11 @@ impl Mover<'_> {
         c: Color,
         i: usize,
     ) -> bool {
+        if self.policy.eyes == EyeRule::Eyelike && board.two_empty_around(i) {
+            // Two empty neighbours: legal, no eye and no self-atari (two liberties at least);
+            // only the ko rule could refuse it. The test most random draws end with.
+            return !board.ko_bans(c, i);
+        }
         let p = Point::from_index(i);
         let ok = if self.policy.eyes == EyeRule::Eyelike {
             board.is_candidate(c, p)
@@ -90,5 +95,5 @@ fn self_atari<const N: usize, const W: usize>(board: &Board<N, W>, c: Color, i: 
     Geometry::<N, W>::around(i)
         .into_iter()
         .any(|q| board.cell_at(q) == own)
-        && board.libs_after_lower_bound(c, i) <= 1
+        && !board.libs_after_at_least_two(c, i)
 }

@@ -37,10 +37,17 @@ mod urgencies;
 pub use policy::{EyeRule, Lgr, MoveLog, Policy, PolicyTables, PASS_CODE};
 
 use crate::board::geometry::CELL_EMPTY;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::X86_64V3;
+
+/// The token of the instruction set [`Mover::choose`] is also compiled for, where there is one.
+#[cfg(not(target_arch = "x86_64"))]
+type X86_64V3 = std::convert::Infallible;
 use crate::board::{Bitboard, Board, ByColor, Color, Point};
 use crate::playout::light::{Outcome, PlayoutConfig};
 use crate::playout::patterns::{self, PatternTable};
 use rand_core::RngCore;
+use urgencies::Urgent;
 
 /// A policy at work on one board size: the rules of [`Policy`] as move generators.
 pub struct Mover<'a> {
@@ -63,6 +70,18 @@ impl<'a> Mover<'a> {
     /// point kept with probability `w / max w`). Reorders the empty-point list, as
     /// the light playout's draw does.
     pub fn random_move<const N: usize, const W: usize, R: RngCore>(
+        &self,
+        board: &mut Board<N, W>,
+        c: Color,
+        rng: &mut R,
+    ) -> Option<usize> {
+        self.random_move_inline(board, c, rng)
+    }
+
+    /// [`Self::random_move`], inlined into `choose` (so that it is compiled for `choose`'s
+    /// instruction set).
+    #[inline(always)]
+    fn random_move_inline<const N: usize, const W: usize, R: RngCore>(
         &self,
         board: &mut Board<N, W>,
         c: Color,
@@ -119,6 +138,53 @@ impl<'a> Mover<'a> {
         last: Option<usize>,
         rng: &mut R,
     ) -> Option<usize> {
+        self.choose_inline(board, c, last, rng)
+    }
+
+    /// [`Self::choose`] compiled for x86-64-v3: the same moves, with the POPCNT, TZCNT and
+    /// BMI2 instructions the baseline target lacks (its liberty counts are popcounts).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2, BMI1, BMI2, LZCNT and POPCNT (a value of [`X86_64V3`] proves it).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    unsafe fn choose_x86_64_v3<const N: usize, const W: usize, R: RngCore>(
+        &self,
+        _cpu: X86_64V3,
+        board: &mut Board<N, W>,
+        c: Color,
+        last: Option<usize>,
+        rng: &mut R,
+    ) -> Option<usize> {
+        self.choose_inline(board, c, last, rng)
+    }
+
+    /// [`Self::choose`] with the best instruction set `v3` allows (`None`: the baseline).
+    #[inline(always)]
+    fn choose_with<const N: usize, const W: usize, R: RngCore>(
+        &self,
+        v3: Option<X86_64V3>,
+        board: &mut Board<N, W>,
+        c: Color,
+        last: Option<usize>,
+        rng: &mut R,
+    ) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = v3 {
+            // SAFETY: `cpu` exists, so the CPU has every feature the function is compiled for.
+            return unsafe { self.choose_x86_64_v3(cpu, board, c, last, rng) };
+        }
+        self.choose(board, c, last, rng)
+    }
+
+    #[inline(always)]
+    fn choose_inline<const N: usize, const W: usize, R: RngCore>(
+        &self,
+        board: &mut Board<N, W>,
+        c: Color,
+        last: Option<usize>,
+        rng: &mut R,
+    ) -> Option<usize> {
         let pol = self.policy;
         if let Some(l) = last {
             if pol.lgr != Lgr::Off {
@@ -128,18 +194,33 @@ impl<'a> Mover<'a> {
                     }
                 }
             }
-            if pol.atari {
-                if let Some(p) = self.atari_move(board, c, l, rng) {
+            // One list for every rule of this move, and one look at the strings around `l`
+            // for the atari and two-liberty rules: a rule whose strings are not there has no
+            // urgency, draws nothing and is skipped.
+            let mut urgent = Urgent::new();
+            let near = if pol.atari || pol.two_lib {
+                Self::near_liberties(board, c, l)
+            } else {
+                0
+            };
+            if pol.atari && near & (1 << 1) != 0 {
+                self.atari_urgencies(board, c, l, &mut urgent);
+                if let Some(p) = self.pick(board, c, &mut urgent, 0, rng) {
                     return Some(p);
                 }
             }
-            if pol.two_lib {
-                if let Some(p) = self.two_lib_move(board, c, l, rng) {
+            if pol.two_lib && near & (1 << 2) != 0 {
+                urgent.clear();
+                self.two_lib_urgencies(board, c, l, &mut urgent);
+                let rest = u64::from(board.empty_count());
+                if let Some(p) = self.pick(board, c, &mut urgent, rest, rng) {
                     return Some(p);
                 }
             }
             if pol.patterns {
-                if let Some(p) = self.pattern_move(board, c, l, rng) {
+                urgent.clear();
+                self.pattern_urgencies(board, c, l, &mut urgent);
+                if let Some(p) = self.pick(board, c, &mut urgent, 0, rng) {
                     return Some(p);
                 }
             }
@@ -149,7 +230,7 @@ impl<'a> Mover<'a> {
                 }
             }
         }
-        self.random_move(board, c, rng)
+        self.random_move_inline(board, c, rng)
     }
 }
 
@@ -169,8 +250,8 @@ pub struct HeavyPlayout<'a> {
 /// is the area score, pulled to at least half a point on that side.
 // Inline so that the search worker's dispatch compiles it for the CPU's instruction set
 // (POPCNT and TZCNT for the board's bitboards): 0.962x the CPU time of the default preset's
-// 100,000-playout genmove (5 pairs). `Mover::choose` stays out of line: inlining it too
-// measured 1.008x.
+// 100,000-playout genmove (5 pairs). `Mover::choose` stays out of line (inlining it too
+// measured 1.008x); its own copy for x86-64-v3 is called when the CPU has those features.
 #[inline(always)]
 pub fn heavy_playout<const N: usize, const W: usize, R: RngCore>(
     board: &mut Board<N, W>,
@@ -186,6 +267,10 @@ pub fn heavy_playout<const N: usize, const W: usize, R: RngCore>(
         tables,
     } = *with;
     let mover = Mover::new(policy, tables);
+    #[cfg(target_arch = "x86_64")]
+    let v3 = X86_64V3::detect();
+    #[cfg(not(target_arch = "x86_64"))]
+    let v3 = None;
     let mut c = to_move;
     let mut last = last;
     let mut moves = 0u32;
@@ -196,7 +281,7 @@ pub fn heavy_playout<const N: usize, const W: usize, R: RngCore>(
     let mut mercy_winner = None;
     while moves < cfg.max_moves && passes < 2 {
         moves += 1;
-        match mover.choose(board, c, last, rng) {
+        match mover.choose_with(v3, board, c, last, rng) {
             Some(i) => {
                 board.play_unchecked(c, Point::from_index(i));
                 passes = 0;

@@ -3,7 +3,7 @@
 //! move and drawing one of them.
 
 use super::Mover;
-use crate::board::geometry::{cell_of, CELL_EMPTY};
+use crate::board::geometry::{bytes_eq, cell_of, CELL_EMPTY};
 use crate::board::{Board, Color, Geometry};
 use rand_core::RngCore;
 
@@ -11,7 +11,7 @@ use rand_core::RngCore;
 const MAX_URGENT: usize = 16;
 
 /// A small fixed-capacity list of weighted points.
-struct Urgent {
+pub(super) struct Urgent {
     points: [u16; MAX_URGENT],
     weights: [u32; MAX_URGENT],
     len: usize,
@@ -19,12 +19,18 @@ struct Urgent {
 
 impl Urgent {
     #[inline(always)]
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         Self {
             points: [0; MAX_URGENT],
             weights: [0; MAX_URGENT],
             len: 0,
         }
+    }
+
+    /// Empties the list (the entries' storage is reused, not zeroed again).
+    #[inline(always)]
+    pub(super) fn clear(&mut self) {
+        self.len = 0;
     }
 
     #[inline(always)]
@@ -41,11 +47,13 @@ impl Urgent {
         }
     }
 
+    #[inline(always)]
     fn total(&self) -> u64 {
         self.weights[..self.len].iter().map(|&w| u64::from(w)).sum()
     }
 
     /// The entry at cumulative weight `r` (< total).
+    #[inline(always)]
     fn at(&self, mut r: u64) -> usize {
         for k in 0..self.len {
             let w = u64::from(self.weights[k]);
@@ -58,10 +66,30 @@ impl Urgent {
     }
 
     /// Removes entry `k`.
+    #[inline(always)]
     fn take(&mut self, k: usize) {
         self.len -= 1;
         self.points[k] = self.points[self.len];
         self.weights[k] = self.weights[self.len];
+    }
+}
+
+/// The two weights of a two-liberty urgency: `weight` when the other liberty would leave the
+/// string two liberties or fewer, `threat` when it would leave three.
+struct Urge {
+    weight: u32,
+    threat: u32,
+}
+
+impl Urge {
+    /// Adds the urgency of liberty `l` when the other would leave the string `other` liberties.
+    #[inline(always)]
+    fn add(&self, urgent: &mut Urgent, l: usize, other: u32) {
+        match other {
+            3 => urgent.add(l, self.threat),
+            0..=2 => urgent.add(l, self.weight),
+            _ => {}
+        }
     }
 }
 
@@ -81,8 +109,21 @@ impl Mover<'_> {
         last: usize,
         rng: &mut R,
     ) -> Option<usize> {
-        let own = cell_of(c.index());
         let mut urgent = Urgent::new();
+        self.atari_urgencies(board, c, last, &mut urgent);
+        self.pick(board, c, &mut urgent, 0, rng)
+    }
+
+    /// The atari urgencies of [`Self::atari_move`], added to `urgent`.
+    #[inline(always)]
+    pub(super) fn atari_urgencies<const N: usize, const W: usize>(
+        &self,
+        board: &Board<N, W>,
+        c: Color,
+        last: usize,
+        urgent: &mut Urgent,
+    ) {
+        let own = cell_of(c.index());
         if board.cell_at(last) == cell_of((!c).index()) {
             let ch = board.stone_chain(last);
             if ch.lib_count == 1 {
@@ -107,23 +148,47 @@ impl Mover<'_> {
                 }
             }
             // Extend, if that gains liberties.
-            if board.libs_after_lower_bound(c, lib) >= 2 {
+            if board.libs_after_at_least_two(c, lib) {
                 urgent.add(lib, 1);
             }
         }
-        self.pick(board, c, &mut urgent, 0, rng)
+    }
+
+    /// The liberty counts of the strings the atari and two-liberty rules look at after the
+    /// opponent's move on `last` (its own string and `c`'s strings next to it), as a set: bit
+    /// `k` for a string with `k` liberties, bit 3 for three or more. Neither rule has an
+    /// urgency unless its bit (1 or 2) is set, so this one pass lets `choose` skip both.
+    #[inline(always)]
+    pub(super) fn near_liberties<const N: usize, const W: usize>(
+        board: &Board<N, W>,
+        c: Color,
+        last: usize,
+    ) -> u32 {
+        let mut near = 0;
+        if board.cell_at(last) == cell_of((!c).index()) {
+            near |= 1 << board.stone_libs(last).min(3);
+        }
+        // Only the own neighbours, without a branch on each cell.
+        let around = Geometry::<N, W>::around(last);
+        let mut own = bytes_eq(board.cells_around(last), cell_of(c.index()));
+        while own != 0 {
+            let q = around[(own.trailing_zeros() / 8) as usize & 3];
+            own &= own - 1;
+            near |= 1 << board.stone_libs(q).min(3);
+        }
+        near
     }
 
     /// Golois's two-liberty urgencies (Cazenave 2007 section 4.2) for the strings at and next to
     /// `last`: the string played there and `c`'s strings touching it. Returns the weighted list.
     #[inline(always)]
-    fn two_lib_urgencies<const N: usize, const W: usize>(
+    pub(super) fn two_lib_urgencies<const N: usize, const W: usize>(
         &self,
         board: &Board<N, W>,
         c: Color,
         last: usize,
-    ) -> Urgent {
-        let mut urgent = Urgent::new();
+        urgent: &mut Urgent,
+    ) {
         let mut seen = [usize::MAX; 5];
         let mut strings = [usize::MAX; 5];
         let mut n = 0;
@@ -164,23 +229,17 @@ impl Mover<'_> {
             // Defend our string by playing where it gains, if the other point would leave it
             // weak; attack theirs by taking the liberty where it would gain most.
             let weight = if col == c { defend } else { attack };
-            // Urgency of liberty `l` when the other would leave the string `other` liberties.
-            let mut urge = |l: usize, other: u32| match other {
-                3 => urgent.add(l, threat),
-                0..=2 => urgent.add(l, weight),
-                _ => {}
-            };
+            let urge = Urge { weight, threat };
             if n1 > n2 {
-                urge(l1, n2);
+                urge.add(urgent, l1, n2);
             } else if n1 < n2 {
-                urge(l2, n1);
+                urge.add(urgent, l2, n1);
             } else if col != c {
                 // Both liberties gain as much: attack on both.
-                urge(l1, n1);
-                urge(l2, n2);
+                urge.add(urgent, l1, n1);
+                urge.add(urgent, l2, n2);
             }
         }
-        urgent
     }
 
     /// A two-liberty urgency drawn against a weight of 1 for each other empty point, or `None`
@@ -192,7 +251,8 @@ impl Mover<'_> {
         last: usize,
         rng: &mut R,
     ) -> Option<usize> {
-        let mut urgent = self.two_lib_urgencies(board, c, last);
+        let mut urgent = Urgent::new();
+        self.two_lib_urgencies(board, c, last, &mut urgent);
         self.pick(board, c, &mut urgent, u64::from(board.empty_count()), rng)
     }
 
@@ -205,7 +265,8 @@ impl Mover<'_> {
         last: usize,
         p: usize,
     ) -> u32 {
-        let u = self.two_lib_urgencies(board, c, last);
+        let mut u = Urgent::new();
+        self.two_lib_urgencies(board, c, last, &mut u);
         (0..u.len)
             .find(|&k| usize::from(u.points[k]) == p)
             .map_or(0, |k| u.weights[k])
@@ -219,9 +280,31 @@ impl Mover<'_> {
         last: usize,
         rng: &mut R,
     ) -> Option<usize> {
-        self.ring_move(board, c, last, rng, |q| {
-            self.pats.matches(board.ring_code(q)) && board.libs_after_lower_bound(c, q) >= 2
-        })
+        let mut urgent = Urgent::new();
+        self.pattern_urgencies(board, c, last, &mut urgent);
+        self.pick(board, c, &mut urgent, 0, rng)
+    }
+
+    /// The pattern moves of [`Self::pattern_move`], added to `urgent`.
+    #[inline(always)]
+    pub(super) fn pattern_urgencies<const N: usize, const W: usize>(
+        &self,
+        board: &Board<N, W>,
+        c: Color,
+        last: usize,
+        urgent: &mut Urgent,
+    ) {
+        // Only the empty points, in ring order, without a branch on each cell.
+        let ring = Geometry::<N, W>::ring(last);
+        let mut empties = board.ring_empties(last);
+        while empties != 0 {
+            let q = ring[empties.trailing_zeros() as usize & 7];
+            empties &= empties - 1;
+            if self.pats.matches_raster(board.raster_code(q)) && board.libs_after_at_least_two(c, q)
+            {
+                urgent.add(q, 1);
+            }
+        }
     }
 
     /// A random acceptable move among the empty points around `last`, or `None`.
@@ -258,7 +341,7 @@ impl Mover<'_> {
     /// Draws from `urgent` by weight, against `rest` for "none of them"; drops the entries
     /// that are not acceptable and draws again.
     #[inline(always)]
-    fn pick<const N: usize, const W: usize, R: RngCore>(
+    pub(super) fn pick<const N: usize, const W: usize, R: RngCore>(
         &self,
         board: &Board<N, W>,
         c: Color,
