@@ -85,29 +85,38 @@ pub fn legal_enclosed<const N: usize, const W: usize>(
     if !(own_around & near_liberties).is_empty() {
         return true;
     }
-    if !own_around.is_empty()
-        && !(spread::<N, W, _>(fill::<N, W, _>(own_around, own)) & liberties).is_empty()
-    {
+    if !own_around.is_empty() && touches::<N, W>(own_around, own, liberties) {
         return true;
     }
-    captures_any::<N, W>((around & enemy) - near_liberties, enemy, liberties)
+    // A stone that captures an enemy string is legal; a seed whose string reaches another
+    // liberty is not captured (its string is grown again from the next seed: at most four,
+    // and the growth stops at the first liberty).
+    ((around & enemy) - near_liberties)
+        .iter()
+        .any(|j| !touches::<N, W>(Bitboard::single(j), enemy, liberties))
 }
 
-/// Whether one of the strings of `enemy` through the points of `seeds` has no point of
-/// `liberties` next to it (the strings a stone on the one other empty point would capture).
+/// Whether the strings of `within` through `seed` have a point of `targets` next to them.
+/// Grows the strings a step at a time and stops at the first step that comes next to a
+/// target (a string with a liberty near the seed answers after a few steps, where a full
+/// fill would walk the whole string). `seed` must be a subset of `within`.
 #[must_use]
 #[inline(always)]
-fn captures_any<const N: usize, const W: usize>(
-    mut seeds: Bitboard<W>,
-    enemy: Bitboard<W>,
-    liberties: Bitboard<W>,
+fn touches<const N: usize, const W: usize>(
+    seed: Bitboard<W>,
+    within: Bitboard<W>,
+    targets: Bitboard<W>,
 ) -> bool {
-    while let Some(j) = seeds.first() {
-        let string = fill::<N, W, _>(Bitboard::single(j), enemy);
-        if (spread::<N, W, _>(string) & liberties).is_empty() {
+    let mut s = seed;
+    loop {
+        let grown = spread::<N, W, _>(s);
+        if !(grown & targets).is_empty() {
             return true;
         }
-        seeds -= string;
+        let next = (s | grown) & within;
+        if next == s {
+            return false;
+        }
+        s = next;
     }
-    false
 }
