@@ -14,7 +14,7 @@ use rand_pcg::Pcg32;
 use std::hint::black_box;
 use tengen::board::{Color, LightBoard};
 use tengen::cpu::{Cpu, Isa, Task};
-use tengen::playout::lanes::Lane;
+use tengen::playout::lanes::LaneGames;
 use tengen::playout::{playout_score, PlayoutConfig};
 
 #[path = "common/flame.rs"]
@@ -68,10 +68,11 @@ impl<const N: usize, const W: usize> Task for PlayOne<'_, N, W> {
     }
 }
 
-/// One light playout from the empty board on the lane kernel (one lane), with the CPU's best
-/// code.
+/// Lane-kernel steps (four games in lockstep, restarted as they end) until one game ends,
+/// with the CPU's best code including AVX-512 for the lanes: in the steady state, one
+/// playout's worth of work. Returns that game's length.
 struct PlayLane<'a, const N: usize, const W: usize> {
-    lane: &'a mut Lane<N, W>,
+    games: &'a mut LaneGames<N, W, 4>,
     cfg: &'a PlayoutConfig,
     rng: &'a mut Pcg32,
 }
@@ -81,17 +82,19 @@ impl<const N: usize, const W: usize> Task for PlayLane<'_, N, W> {
 
     #[inline(always)]
     fn run<C: Cpu>(self, cpu: C) -> u32 {
-        self.lane.restart();
-        loop {
-            if let Some(score) = self.lane.ply(cpu, self.cfg, self.rng) {
-                return score.moves;
-            }
+        let mut moves = 0;
+        while moves == 0 {
+            self.games.step(cpu, self.cfg, self.rng, |_, score, _| {
+                moves = score.moves;
+                true
+            });
         }
+        moves
     }
 }
 
-/// `playout-lanes/*`: one lane-kernel playout per iteration (the bench plays four lanes
-/// round robin; this times the kernel alone), checked like the others.
+/// `playout-lanes/*`: one lane-kernel playout per iteration (see [`PlayLane`]), checked like
+/// the others.
 fn bench_lane_playouts<const N: usize, const W: usize>(
     c: &mut Criterion,
     expected_mean: f64,
@@ -99,11 +102,11 @@ fn bench_lane_playouts<const N: usize, const W: usize>(
 ) {
     let name = format!("{N}x{N}");
     let cfg = PlayoutConfig::standard(N);
-    let mut lane = Lane::<N, W>::new();
+    let mut lane = LaneGames::<N, W, 4>::new();
     let mut rng = Pcg32::seed_from_u64(SEED);
-    let play = |lane: &mut Lane<N, W>, rng: &mut Pcg32| {
-        tengen::cpu::dispatch(PlayLane {
-            lane,
+    let play = |games: &mut LaneGames<N, W, 4>, rng: &mut Pcg32| {
+        tengen::cpu::dispatch_wide(PlayLane {
+            games,
             cfg: &cfg,
             rng,
         })

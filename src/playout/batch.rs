@@ -6,7 +6,7 @@
 
 use crate::board::{Board, Color, LightBoard};
 use crate::cpu::{Cpu, Task};
-use crate::playout::lanes::Lanes;
+use crate::playout::lanes::LaneGames;
 use crate::playout::{heavy_playout, playout_score, HeavyPlayout, PlayoutConfig};
 use crate::playout::{MoveLog, Policy, PolicyTables, Score};
 use crate::rng::{splitmix64, thread_seed, Lookahead};
@@ -32,8 +32,8 @@ pub enum Kernel {
     /// [`LightBoard`], one game at a time.
     #[default]
     Scalar,
-    /// [`LaneBoard`](crate::board::LaneBoard), [`LANES`] games side by side in each thread
-    /// ([`crate::playout::lanes`]).
+    /// [`LaneSet`](crate::board::lanes::LaneSet), [`LANES`] games (AVX-512: [`LANES_AVX512`])
+    /// in lockstep in SIMD lanes in each thread ([`crate::playout::lanes`]).
     Lanes,
 }
 
@@ -48,8 +48,11 @@ impl Kernel {
     }
 }
 
-/// Games a thread of the lane kernel plays side by side.
+/// Games a thread of the lane kernel plays in lockstep: one AVX2 register of 64-bit words.
 pub const LANES: usize = 4;
+
+/// Games a thread of the lane kernel plays in lockstep on AVX-512: one register.
+pub const LANES_AVX512: usize = 8;
 
 /// What to run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -239,7 +242,7 @@ fn worker_dispatch<const N: usize, const W: usize>(
         return heavy_worker::<N, W>(job, progress, stop);
     }
     if job.kernel == Kernel::Lanes {
-        return crate::cpu::dispatch(LanesWorker::<N, W> {
+        return crate::cpu::dispatch_wide(LanesWorker::<N, W> {
             job,
             progress,
             stop,
@@ -291,16 +294,26 @@ impl<const N: usize, const W: usize> Task for LanesWorker<'_, N, W> {
 
     #[inline(always)]
     fn run<C: Cpu>(self, cpu: C) -> BenchStats {
+        if C::AVX512 {
+            self.play::<C, LANES_AVX512>(cpu)
+        } else {
+            self.play::<C, LANES>(cpu)
+        }
+    }
+}
+
+impl<const N: usize, const W: usize> LanesWorker<'_, N, W> {
+    /// The thread's games, `K` in lockstep.
+    #[inline(always)]
+    fn play<C: Cpu, const K: usize>(self, cpu: C) -> BenchStats {
         let cfg = PlayoutConfig {
             komi: self.job.komi,
             ..PlayoutConfig::standard(N)
         };
         let (job, progress, stop) = (self.job, self.progress, self.stop);
         let cpu0 = thread_cpu_time();
-        // Lane `l` draws from a generator of its own, seeded from the thread's seed.
-        let rngs: [Lookahead<Pcg32>; LANES] =
-            std::array::from_fn(|l| Lookahead::new(Pcg32::seed_from_u64(thread_seed(job.seed, l))));
-        let mut lanes = Lanes::<N, W, LANES, _>::new(rngs);
+        let mut rng = Lookahead::new(Pcg32::seed_from_u64(job.seed));
+        let mut games = LaneGames::<N, W, K>::new();
         let mut st = BenchStats::default();
         let mut sig = 0u64;
         let mut started = 0u64;
@@ -313,12 +326,13 @@ impl<const N: usize, const W: usize> Task for LanesWorker<'_, N, W> {
             started += u64::from(go);
             go
         };
-        let mut active = [false; LANES];
-        for a in &mut active {
-            *a = more();
+        for l in 0..K {
+            if !more() {
+                games.stop(l);
+            }
         }
         loop {
-            let any = lanes.round(cpu, &cfg, &mut active, &mut more, |_, out, board| {
+            let any = games.step(cpu, &cfg, &mut rng, |_, out, board| {
                 st.playouts += 1;
                 st.moves += u64::from(out.moves);
                 st.black_wins += u64::from(out.winner() == Color::Black);
@@ -328,6 +342,7 @@ impl<const N: usize, const W: usize> Task for LanesWorker<'_, N, W> {
                     sig ^ board.hash() ^ (u64::from(out.moves) << 32) ^ (out.score as i64 as u64),
                 );
                 unreported += 1;
+                more()
             });
             if unreported >= CHUNK || !any {
                 progress.done.fetch_add(unreported, Ordering::Relaxed);

@@ -1,154 +1,128 @@
-//! The light playout on the lane kernel ([`LaneBoard`]), several games side by side in one
-//! thread.
+//! The light playout on the lane kernel: `K` games in lockstep, one per SIMD lane of a
+//! [`LaneSet`].
 //!
 //! The game is the reference light playout (uniform among legal non-eye-shape candidates,
 //! simple ko, pass only when none is left, two passes end it, the cap of
-//! [`PlayoutConfig::max_moves`] plies, area scoring minus komi). A ply builds the candidate
-//! set with whole-board masks, draws the `k`-th candidate with `k` uniform, and runs the
-//! suicide test only on a drawn point with no empty neighbour, dropping it from the set and
-//! drawing again if it is suicide: uniform over the legal candidates.
-//!
-//! [`Lanes`] plays `K` games in round robin, one ply of each in turn, each lane with its own
-//! generator, so that the plies in flight are independent. Each lane is its own
-//! [`LaneBoard`]: the games are not laid out across SIMD lanes, and the kernel is slower than
-//! the scalar one (2.3x on 9x9, 14x on 19x19 at the time of writing: perf/results.md).
+//! [`PlayoutConfig::max_moves`] plies, area scoring minus komi). A step builds every lane's
+//! candidate set with whole-board masks at once (vector code), then draws each lane's move
+//! in turn (scalar: the `k`-th candidate with `k` uniform, by PDEP + TZCNT where the CPU has
+//! BMI2); a drawn point with no empty neighbour gets the suicide test, and if it is suicide
+//! it is dropped from that lane's set and that lane draws again: uniform over the legal
+//! candidates. Then one [`LaneSet::play`] plays every lane's move (captures by flood fills
+//! over all lanes at once). A lane whose game ended is scored and restarted on an empty board
+//! at once, so every lane stays busy.
 
 use crate::board::lanes::select::{below, select};
-use crate::board::lanes::LaneBoard;
-use crate::board::{Color, Point};
+use crate::board::lanes::wide::Wide;
+use crate::board::lanes::{LaneBoard, LaneSet};
+use crate::board::Bitboard;
 use crate::cpu::Cpu;
 use crate::playout::{PlayoutConfig, Score};
 use rand_core::RngCore;
 
-/// The light playout's next move for `c` on `board`: a uniformly random candidate, or `None`
-/// (no candidate left: a pass). Does not play it.
-#[inline(always)]
-pub fn random_move<C: Cpu, const N: usize, const W: usize, R: RngCore>(
-    cpu: C,
-    board: &LaneBoard<N, W>,
-    c: Color,
-    rng: &mut R,
-) -> Option<Point> {
-    let (mut candidates, enclosed) = board.candidates_and_enclosed(c);
-    loop {
-        let n = candidates.count();
-        if n == 0 {
-            return None;
-        }
-        let i = select(cpu, candidates, below(rng.next_u32(), n));
-        // A point with an empty neighbour is legal; one without is legal if it captures or
-        // joins a string that keeps a liberty.
-        if !enclosed.contains(i) || board.is_legal_enclosed(c, i) {
-            return Some(Point::from_index(i));
-        }
-        candidates.remove(i);
-    }
+/// `K` light playouts in lockstep, and where each stands.
+#[derive(Clone, Debug)]
+pub struct LaneGames<const N: usize, const W: usize, const K: usize> {
+    /// The boards.
+    pub set: LaneSet<N, W, K>,
+    /// Plies played in each lane's game so far, passes included.
+    moves: [u32; K],
+    /// Consecutive passes at the end of each lane's game.
+    passes: [u32; K],
+    /// Bit `l` set while lane `l` plays; an idle lane passes and reports nothing.
+    active: u32,
 }
 
-/// One game of a lane: its board and where it stands.
-#[derive(Clone, Copy, Debug)]
-pub struct Lane<const N: usize, const W: usize> {
-    pub board: LaneBoard<N, W>,
-    to_move: Color,
-    moves: u32,
-    passes: u32,
-}
-
-impl<const N: usize, const W: usize> Default for Lane<N, W> {
+impl<const N: usize, const W: usize, const K: usize> Default for LaneGames<N, W, K> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<const N: usize, const W: usize> Lane<N, W> {
-    /// A game on the empty board, Black to move.
+impl<const N: usize, const W: usize, const K: usize> LaneGames<N, W, K> {
+    /// `K` games on empty boards, Black to move, every lane playing.
     #[must_use]
     pub fn new() -> Self {
         Self {
-            board: LaneBoard::new(),
-            to_move: Color::Black,
-            moves: 0,
-            passes: 0,
+            set: LaneSet::new(),
+            moves: [0; K],
+            passes: [0; K],
+            active: (!0u32) >> (32 - K),
         }
     }
 
-    /// Plays one ply (a random candidate, or a pass when none is left). Returns the game's
-    /// score when this ply ended it (two passes or the cap), leaving the final position on
-    /// the board; the caller starts the next game with [`Self::restart`].
+    /// Whether lane `l` still plays.
+    #[must_use]
+    pub fn is_active(&self, l: usize) -> bool {
+        self.active >> l & 1 != 0
+    }
+
+    /// Makes lane `l` idle (`l < K`).
+    pub fn stop(&mut self, l: usize) {
+        self.active &= !(1 << l);
+    }
+
+    /// Plays one ply in every playing lane. For each game this ply ended (two passes or the
+    /// cap), calls `finished(lane, score, final position)`, then restarts the lane on an
+    /// empty board if `finished` returned `true` and makes it idle otherwise. Returns whether
+    /// any lane still plays.
     #[inline(always)]
-    pub fn ply<C: Cpu, R: RngCore>(
+    pub fn step<C: Cpu, R: RngCore>(
         &mut self,
         cpu: C,
         cfg: &PlayoutConfig,
         rng: &mut R,
-    ) -> Option<Score> {
-        let c = self.to_move;
-        match random_move(cpu, &self.board, c, rng) {
-            Some(p) => {
-                self.board.play_unchecked(c, p.index());
-                self.passes = 0;
-            }
-            None => {
-                self.board.pass();
-                self.passes += 1;
-            }
-        }
-        self.to_move = !c;
-        self.moves += 1;
-        let over = self.passes >= 2 || self.moves >= cfg.max_moves;
-        over.then(|| Score {
-            score: self.board.area_score() as f32 - cfg.komi,
-            moves: self.moves,
-            capped: self.passes < 2,
-        })
-    }
-
-    /// Empties the board for a new game, Black to move.
-    #[inline(always)]
-    pub fn restart(&mut self) {
-        *self = Self::new();
-    }
-}
-
-/// `K` games played side by side, each with its own generator.
-pub struct Lanes<const N: usize, const W: usize, const K: usize, R> {
-    pub lanes: [Lane<N, W>; K],
-    pub rngs: [R; K],
-}
-
-impl<const N: usize, const W: usize, const K: usize, R: RngCore> Lanes<N, W, K, R> {
-    /// `K` empty boards; lane `l` draws from `rngs[l]`.
-    pub fn new(rngs: [R; K]) -> Self {
-        Self {
-            lanes: [Lane::new(); K],
-            rngs,
-        }
-    }
-
-    /// Plays one ply in every lane, calling `finished(lane, score, board)` for each game that
-    /// ended; returns whether any lane is still to play on. A lane whose game ended is
-    /// restarted if `more()` says another game is wanted, and stays idle otherwise.
-    #[inline(always)]
-    pub fn round<C: Cpu>(
-        &mut self,
-        cpu: C,
-        cfg: &PlayoutConfig,
-        active: &mut [bool; K],
-        mut more: impl FnMut() -> bool,
-        mut finished: impl FnMut(usize, Score, &LaneBoard<N, W>),
+        mut finished: impl FnMut(usize, Score, &LaneBoard<N, W>) -> bool,
     ) -> bool {
-        let mut any = false;
-        for (l, (lane, rng)) in self.lanes.iter_mut().zip(&mut self.rngs).enumerate() {
-            if !active[l] {
+        let (candidates, enclosed) = self.set.candidates_and_enclosed();
+        let counts = candidates.lanes_count();
+        let mut moves = Wide::EMPTY;
+        let mut played = 0u32;
+        for (l, &count) in counts.iter().enumerate() {
+            if !self.is_active(l) {
                 continue;
             }
-            if let Some(score) = lane.ply(cpu, cfg, rng) {
-                finished(l, score, &lane.board);
-                lane.restart();
-                active[l] = more();
+            let (mut left, mut n) = (candidates.lane(l), count as u32);
+            while n > 0 {
+                let i = select(cpu, left, below(rng.next_u32(), n));
+                // A point with an empty neighbour is legal; one without is legal if it
+                // captures or joins a string that keeps a liberty.
+                if !enclosed.lane(l).contains(i) || self.set.legal_enclosed(l, i) {
+                    moves.set_lane(l, Bitboard::single(i));
+                    played |= 1 << l;
+                    break;
+                }
+                left.remove(i);
+                n -= 1;
             }
-            any |= active[l];
         }
-        any
+        self.set.play(moves);
+        for l in 0..K {
+            if !self.is_active(l) {
+                continue;
+            }
+            self.moves[l] += 1;
+            self.passes[l] = if played >> l & 1 != 0 {
+                0
+            } else {
+                self.passes[l] + 1
+            };
+            if self.passes[l] < 2 && self.moves[l] < cfg.max_moves {
+                continue;
+            }
+            let board = self.set.lane(l);
+            let score = Score {
+                score: board.area_score() as f32 - cfg.komi,
+                moves: self.moves[l],
+                capped: self.passes[l] < 2,
+            };
+            if !finished(l, score, &board) {
+                self.stop(l);
+            }
+            self.set.restart(l);
+            self.moves[l] = 0;
+            self.passes[l] = 0;
+        }
+        self.active != 0
     }
 }

@@ -5,24 +5,63 @@
 //! boolean operations: no branch on what a point holds. The guard column is what keeps an
 //! east or west shift (and a diagonal one) from wrapping into the next row: a shifted set
 //! lands there, and the guard bits are never stones.
+//!
+//! The functions are generic over [`Sets`]: one [`Bitboard`] (one game), or a
+//! [`Wide`](super::wide::Wide) holding one set per SIMD lane (several games at once), so the
+//! single-game board and the lane set compute every rule with the same code.
 
 use crate::board::{Bitboard, Geometry};
+use std::ops::{BitAnd, BitOr, Sub};
+
+/// What the masks need of a set of points (or of several, one per lane): the boolean
+/// operations, whole-set shifts and an emptiness test.
+pub trait Sets<const W: usize>:
+    Copy + Eq + BitAnd<Output = Self> + BitOr<Output = Self> + Sub<Output = Self>
+{
+    /// `b` (in every lane).
+    fn splat(b: Bitboard<W>) -> Self;
+    /// Every element moved up by `n` bits, `0 < n < 64`.
+    fn up(self, n: usize) -> Self;
+    /// Every element moved down by `n` bits, `0 < n < 64`.
+    fn down(self, n: usize) -> Self;
+    /// Whether there is no element (in any lane).
+    fn is_empty(self) -> bool;
+}
+
+impl<const W: usize> Sets<W> for Bitboard<W> {
+    #[inline(always)]
+    fn splat(b: Bitboard<W>) -> Self {
+        b
+    }
+    #[inline(always)]
+    fn up(self, n: usize) -> Self {
+        self.shl(n)
+    }
+    #[inline(always)]
+    fn down(self, n: usize) -> Self {
+        self.shr(n)
+    }
+    #[inline(always)]
+    fn is_empty(self) -> bool {
+        Bitboard::is_empty(self)
+    }
+}
 
 /// The points orthogonally next to a point of `b` (on and off the board; callers intersect
 /// with a set of on-board points). Points of `b` are included only where they neighbour
 /// another point of `b`.
 #[must_use]
 #[inline(always)]
-pub fn spread<const N: usize, const W: usize>(b: Bitboard<W>) -> Bitboard<W> {
+pub fn spread<const N: usize, const W: usize, B: Sets<W>>(b: B) -> B {
     let s = Geometry::<N, W>::S;
-    b.shl(1) | b.shr(1) | b.shl(s) | b.shr(s)
+    b.up(1) | b.down(1) | b.up(s) | b.down(s)
 }
 
 /// The on-board points orthogonally next to a point of `b`.
 #[must_use]
 #[inline(always)]
-pub fn neighbours<const N: usize, const W: usize>(b: Bitboard<W>) -> Bitboard<W> {
-    spread::<N, W>(b) & Geometry::<N, W>::ONBOARD
+pub fn neighbours<const N: usize, const W: usize, B: Sets<W>>(b: B) -> B {
+    spread::<N, W, B>(b) & B::splat(Geometry::<N, W>::ONBOARD)
 }
 
 /// The points of `within` connected to `seed` through `within`: the strings of `within`
@@ -33,10 +72,10 @@ pub fn neighbours<const N: usize, const W: usize>(b: Bitboard<W>) -> Bitboard<W>
 /// longest path from a seed through the strings, plus one.
 #[must_use]
 #[inline(always)]
-pub fn fill<const N: usize, const W: usize>(seed: Bitboard<W>, within: Bitboard<W>) -> Bitboard<W> {
+pub fn fill<const N: usize, const W: usize, B: Sets<W>>(seed: B, within: B) -> B {
     let mut s = seed;
     loop {
-        let next = (s | spread::<N, W>(s)) & within;
+        let next = (s | spread::<N, W, B>(s)) & within;
         if next == s {
             return s;
         }
@@ -48,13 +87,13 @@ pub fn fill<const N: usize, const W: usize>(seed: Bitboard<W>, within: Bitboard<
 /// sides count as `own`). `own` must hold on-board points only.
 #[must_use]
 #[inline(always)]
-pub fn surrounded_by<const N: usize, const W: usize>(own: Bitboard<W>) -> Bitboard<W> {
+pub fn surrounded_by<const N: usize, const W: usize, B: Sets<W>>(own: B) -> B {
     let s = Geometry::<N, W>::S;
-    (own.shr(s) | Geometry::<N, W>::NORTH_EDGE)
-        & (own.shl(s) | Geometry::<N, W>::SOUTH_EDGE)
-        & (own.shr(1) | Geometry::<N, W>::EAST_EDGE)
-        & (own.shl(1) | Geometry::<N, W>::WEST_EDGE)
-        & Geometry::<N, W>::ONBOARD
+    (own.down(s) | B::splat(Geometry::<N, W>::NORTH_EDGE))
+        & (own.up(s) | B::splat(Geometry::<N, W>::SOUTH_EDGE))
+        & (own.down(1) | B::splat(Geometry::<N, W>::EAST_EDGE))
+        & (own.up(1) | B::splat(Geometry::<N, W>::WEST_EDGE))
+        & B::splat(Geometry::<N, W>::ONBOARD)
 }
 
 /// The points that are eye shapes for the owner of `own` against `enemy` (empty or not:
@@ -63,31 +102,25 @@ pub fn surrounded_by<const N: usize, const W: usize>(own: Bitboard<W>) -> Bitboa
 /// than two. A point has an off-board diagonal exactly when it is on the edge.
 #[must_use]
 #[inline(always)]
-pub fn eyelike<const N: usize, const W: usize>(
-    own: Bitboard<W>,
-    enemy: Bitboard<W>,
-) -> Bitboard<W> {
+pub fn eyelike<const N: usize, const W: usize, B: Sets<W>>(own: B, enemy: B) -> B {
     let s = Geometry::<N, W>::S;
     // Diagonal `d` of point `p` is bit `p` of the shifted set. A diagonal across the left or
     // right edge lands on a guard column, which holds no enemy stone.
-    let north_east = enemy.shr(s + 1);
-    let north_west = enemy.shr(s - 1);
-    let south_east = enemy.shl(s - 1);
-    let south_west = enemy.shl(s + 1);
+    let north_east = enemy.down(s + 1);
+    let north_west = enemy.down(s - 1);
+    let south_east = enemy.up(s - 1);
+    let south_west = enemy.up(s + 1);
     let north_any = north_east | north_west;
     let south_any = south_east | south_west;
     let any = north_any | south_any;
     let two = (north_east & north_west) | (south_east & south_west) | (north_any & south_any);
-    surrounded_by::<N, W>(own) - (two | (any & Geometry::<N, W>::EDGE))
+    surrounded_by::<N, W, B>(own) - (two | (any & B::splat(Geometry::<N, W>::EDGE)))
 }
 
 /// The empty points that count for the owner of `own` at scoring: every on-board neighbour
 /// is `own`.
 #[must_use]
 #[inline(always)]
-pub fn territory<const N: usize, const W: usize>(
-    own: Bitboard<W>,
-    empty: Bitboard<W>,
-) -> Bitboard<W> {
-    surrounded_by::<N, W>(own) & empty
+pub fn territory<const N: usize, const W: usize, B: Sets<W>>(own: B, empty: B) -> B {
+    surrounded_by::<N, W, B>(own) & empty
 }

@@ -13,12 +13,18 @@
 //! opponent from retaking there on the very next move; any move or a pass lifts the ban);
 //! eye shapes as in [`masks::eyelike`]; area scoring.
 //!
-//! The playout of several games side by side in one thread is
-//! [`crate::playout::lanes`]; [`select`] picks the `k`-th candidate.
+//! [`LaneSet`] holds several games in SIMD lanes ([`wide`]) and plays them in lockstep with
+//! the same rules and the same mask code; [`crate::playout::lanes`] is its playout driver,
+//! and [`select`] picks the `k`-th candidate. `LaneBoard` is the single-game view of a lane
+//! (and the lockstep test's reference of the rules in this layout).
 
 pub mod masks;
 mod play;
 pub mod select;
+mod set;
+pub mod wide;
+
+pub use set::LaneSet;
 
 use crate::board::{Bitboard, Board, ByColor, Color, Geometry, IllegalMove, Move, Point};
 use std::fmt;
@@ -74,6 +80,18 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
         }
     }
 
+    /// The position of `stones` (indexed by [`Color::index`]) with `ko` the point `ko_color`
+    /// may not play on (or the empty set), capture counts zero.
+    #[must_use]
+    pub(crate) fn from_parts(stones: [Bitboard<W>; 2], ko: Bitboard<W>, ko_color: Color) -> Self {
+        Self {
+            stones,
+            ko,
+            ko_color,
+            captured: [0; 2],
+        }
+    }
+
     /// The stones of colour `c`.
     #[must_use]
     #[inline(always)]
@@ -122,7 +140,7 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
     #[must_use]
     #[inline(always)]
     pub fn eyelike(&self, c: Color) -> Bitboard<W> {
-        masks::eyelike::<N, W>(self.stones(c), self.stones(!c)) & self.empty()
+        masks::eyelike::<N, W, _>(self.stones(c), self.stones(!c)) & self.empty()
     }
 
     /// The light playout's candidates for `c` before the suicide test, and the subset of them
@@ -134,8 +152,8 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
     pub fn candidates_and_enclosed(&self, c: Color) -> (Bitboard<W>, Bitboard<W>) {
         let empty = self.empty();
         let candidates =
-            empty - masks::eyelike::<N, W>(self.stones(c), self.stones(!c)) - self.ko_ban(c);
-        (candidates, candidates - masks::spread::<N, W>(empty))
+            empty - masks::eyelike::<N, W, _>(self.stones(c), self.stones(!c)) - self.ko_ban(c);
+        (candidates, candidates - masks::spread::<N, W, _>(empty))
     }
 
     /// The light playout's candidates for `c`: the empty points where `c` may legally play
@@ -173,7 +191,7 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
             return Err(IllegalMove::Ko);
         }
         let has_empty_neighbour =
-            (masks::neighbours::<N, W>(Bitboard::single(i)) & self.empty()) != Bitboard::EMPTY;
+            (masks::neighbours::<N, W, _>(Bitboard::single(i)) & self.empty()) != Bitboard::EMPTY;
         // Past the first test, `i` is an empty on-board point with no empty neighbour.
         if has_empty_neighbour || self.is_legal_enclosed(c, i) {
             Ok(())
@@ -205,8 +223,8 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
         let empty = self.empty();
         let [black, white] = self.stones;
         ByColor([
-            black | masks::territory::<N, W>(black, empty),
-            white | masks::territory::<N, W>(white, empty),
+            black | masks::territory::<N, W, _>(black, empty),
+            white | masks::territory::<N, W, _>(white, empty),
         ])
     }
 

@@ -16,24 +16,7 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
     #[inline(always)]
     pub(crate) fn is_legal_enclosed(&self, c: Color, i: usize) -> bool {
         debug_assert!(self.empty().contains(i));
-        let p = Bitboard::single(i);
-        let around = neighbours::<N, W>(p);
-        debug_assert!((around & self.empty()).is_empty());
-        let liberties = self.empty() - p;
-        let near_liberties = spread::<N, W>(liberties);
-        let own = self.stones[c.index()];
-        let own_around = around & own;
-        // An own neighbour with a liberty of its own needs no fill.
-        if !(own_around & near_liberties).is_empty() {
-            return true;
-        }
-        if !own_around.is_empty()
-            && !(spread::<N, W>(fill::<N, W>(own_around, own)) & liberties).is_empty()
-        {
-            return true;
-        }
-        let enemy = self.stones[(!c).index()];
-        captures_any::<N, W>((around & enemy) - near_liberties, enemy, liberties)
+        legal_enclosed::<N, W>(self.stones[c.index()], self.stones[(!c).index()], i)
     }
 
     /// Plays a stone of `c` on point `i`: removes the enemy strings left without liberties,
@@ -49,18 +32,18 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
         let p = Bitboard::single(i);
         self.stones[me] |= p;
         self.ko = Bitboard::EMPTY;
-        let around = neighbours::<N, W>(p);
+        let around = neighbours::<N, W, _>(p);
         let enemy = self.stones[them];
         let empty = Geometry::<N, W>::ONBOARD - self.stones[me] - enemy;
         // Only a string whose stones next to `p` have no liberty of their own can die.
-        let mut suspects = (around & enemy) - spread::<N, W>(empty);
+        let mut suspects = (around & enemy) - spread::<N, W, _>(empty);
         if suspects.is_empty() {
             return;
         }
         let mut dead = Bitboard::EMPTY;
         while let Some(j) = suspects.first() {
-            let string = fill::<N, W>(Bitboard::single(j), enemy);
-            if (spread::<N, W>(string) & empty).is_empty() {
+            let string = fill::<N, W, _>(Bitboard::single(j), enemy);
+            if (spread::<N, W, _>(string) & empty).is_empty() {
                 dead |= string;
             }
             suspects -= string;
@@ -81,21 +64,59 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
     }
 }
 
-/// Whether one of the strings of `enemy` through the points of `seeds` has no point of
-/// `liberties` next to it (the strings a stone on the one other empty point would capture).
+/// Whether the owner of `own` may play on `i` against `enemy` (see
+/// [`LaneBoard::is_legal_enclosed`]). Precondition: `i` is an on-board point of neither set
+/// with no empty neighbour (the answer for any other point means nothing; no memory is at
+/// stake).
 #[must_use]
 #[inline(always)]
-fn captures_any<const N: usize, const W: usize>(
-    mut seeds: Bitboard<W>,
+pub fn legal_enclosed<const N: usize, const W: usize>(
+    own: Bitboard<W>,
     enemy: Bitboard<W>,
-    liberties: Bitboard<W>,
+    i: usize,
 ) -> bool {
-    while let Some(j) = seeds.first() {
-        let string = fill::<N, W>(Bitboard::single(j), enemy);
-        if (spread::<N, W>(string) & liberties).is_empty() {
+    let p = Bitboard::single(i);
+    let around = neighbours::<N, W, _>(p);
+    let liberties = Geometry::<N, W>::ONBOARD - own - enemy - p;
+    debug_assert!((around & liberties).is_empty());
+    let near_liberties = spread::<N, W, _>(liberties);
+    let own_around = around & own;
+    // An own neighbour with a liberty of its own needs no fill.
+    if !(own_around & near_liberties).is_empty() {
+        return true;
+    }
+    if !own_around.is_empty() && touches::<N, W>(own_around, own, liberties) {
+        return true;
+    }
+    // A stone that captures an enemy string is legal; a seed whose string reaches another
+    // liberty is not captured (its string is grown again from the next seed: at most four,
+    // and the growth stops at the first liberty).
+    ((around & enemy) - near_liberties)
+        .iter()
+        .any(|j| !touches::<N, W>(Bitboard::single(j), enemy, liberties))
+}
+
+/// Whether the strings of `within` through `seed` have a point of `targets` next to them.
+/// Grows the strings a step at a time and stops at the first step that comes next to a
+/// target (a string with a liberty near the seed answers after a few steps, where a full
+/// fill would walk the whole string). `seed` must be a subset of `within`.
+#[must_use]
+#[inline(always)]
+fn touches<const N: usize, const W: usize>(
+    seed: Bitboard<W>,
+    within: Bitboard<W>,
+    targets: Bitboard<W>,
+) -> bool {
+    let mut s = seed;
+    loop {
+        let grown = spread::<N, W, _>(s);
+        if !(grown & targets).is_empty() {
             return true;
         }
-        seeds -= string;
+        let next = (s | grown) & within;
+        if next == s {
+            return false;
+        }
+        s = next;
     }
-    false
 }

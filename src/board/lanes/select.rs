@@ -13,11 +13,22 @@ pub fn select<C: Cpu, const W: usize>(cpu: C, b: Bitboard<W>, k: u32) -> usize {
     let _ = cpu;
     #[cfg(target_arch = "x86_64")]
     if C::BMI2 {
-        return b.select_with(k, |w, j| {
-            // SAFETY: a value of a `Cpu` with `BMI2` exists only on a CPU with BMI2.
-            let bit = unsafe { core::arch::x86_64::_pdep_u64(1u64.wrapping_shl(j), w) };
-            bit.trailing_zeros()
-        });
+        // The word holding the element: the number of words whose running count before them
+        // is at most `k`, less one. Sums and compares, no branch: the word a random `k`
+        // falls in is a coin toss a branch would mispredict.
+        let mut before = 0;
+        let mut word = 0;
+        let mut skipped = 0;
+        for (i, &w) in b.0.iter().enumerate() {
+            let here = u32::from(i > 0 && before <= k);
+            word += here as usize;
+            skipped = if here != 0 { before } else { skipped };
+            before += w.count_ones();
+        }
+        let w = b.0[word.min(W - 1)];
+        // SAFETY: a value of a `Cpu` with `BMI2` exists only on a CPU with BMI2.
+        let bit = unsafe { core::arch::x86_64::_pdep_u64(1u64.wrapping_shl(k - skipped), w) };
+        return word * 64 + bit.trailing_zeros() as usize;
     }
     b.select(k)
 }
