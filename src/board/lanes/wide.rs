@@ -58,30 +58,30 @@ impl<const W: usize, const K: usize> Wide<W, K> {
         Self(out)
     }
 
+    /// Each lane's words folded into one value by `f`, from 0.
+    #[inline(always)]
+    fn fold_lanes(self, f: impl Fn(u64, u64) -> u64) -> PerLane<K> {
+        let mut acc = [0; K];
+        for row in &self.0 {
+            for (a, &x) in acc.iter_mut().zip(row) {
+                *a = f(*a, x);
+            }
+        }
+        acc
+    }
+
     /// The OR of each lane's words: non-zero exactly in the lanes whose set is not empty.
     #[must_use]
     #[inline(always)]
     pub fn lanes_any(self) -> PerLane<K> {
-        let mut acc = [0; K];
-        for row in &self.0 {
-            for (a, &x) in acc.iter_mut().zip(row) {
-                *a |= x;
-            }
-        }
-        acc
+        self.fold_lanes(|a, x| a | x)
     }
 
     /// Each lane's number of elements.
     #[must_use]
     #[inline(always)]
     pub fn lanes_count(self) -> PerLane<K> {
-        let mut acc = [0; K];
-        for row in &self.0 {
-            for (a, &x) in acc.iter_mut().zip(row) {
-                *a += u64::from(x.count_ones());
-            }
-        }
-        acc
+        self.fold_lanes(|a, x| a + u64::from(x.count_ones()))
     }
 
     /// Whether any lane holds an element.
