@@ -778,19 +778,69 @@ impl<const N: usize, const W: usize> Board<N, W> {
     #[must_use]
     #[inline(always)]
     pub(crate) fn libs_after_lower_bound(&self, c: Color, i: usize) -> u32 {
-        let own = cell_of(c.index());
-        let opp = cell_of((!c).index());
+        self.libs_after_cells(c, i, self.around_cells(i))
+    }
+
+    /// [`Self::libs_after_lower_bound`] given the cells around `i` (`around_cells(i)`): only
+    /// the stones among them are visited, from bit masks, without a branch on each cell.
+    #[inline(always)]
+    fn libs_after_cells(&self, c: Color, i: usize, cells: Packed) -> u32 {
+        let around = Geometry::<N, W>::around(i);
+        let at = |bits: u32| around[(bits.trailing_zeros() / 8) as usize & 3];
         let mut libs = Geometry::<N, W>::neighbours_of(i) & self.empty;
-        for q in Geometry::<N, W>::around(i) {
-            let v = self.cell(q);
-            if v == own {
-                libs |= self.chain(self.root_of(q)).libs;
-            } else if v == opp && self.chain(self.root_of(q)).lib_count == 1 {
+        let mut own = bytes_eq(cells, cell_of(c.index()));
+        while own != 0 {
+            libs |= self.chain(self.root_of(at(own))).libs;
+            own &= own - 1;
+        }
+        let mut opp = bytes_eq(cells, cell_of((!c).index()));
+        while opp != 0 {
+            let q = at(opp);
+            opp &= opp - 1;
+            if self.chain(self.root_of(q)).lib_count == 1 {
                 libs.insert(q);
             }
         }
         libs.remove(i);
         libs.count()
+    }
+
+    /// Whether the empty point `i` is a candidate for `c` ([`Self::is_candidate`]) that is not
+    /// a self-atari of two or more stones (an own neighbour, and
+    /// [`Self::libs_after_lower_bound`] below two), in one look at the four neighbours: with
+    /// no empty neighbour the move is legal exactly when that bound is at least one (an own
+    /// string next to `i` with a liberty besides `i`, or an opponent string in atari), so one
+    /// pass over the neighbouring strings answers both the legality and the self-atari test.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn is_candidate_not_self_atari(&self, c: Color, i: usize) -> bool {
+        let cells = self.around_cells(i);
+        let empty = zero_bytes(cells);
+        if self.ko_bans(c, i) {
+            return false;
+        }
+        if empty & empty.wrapping_sub(1) != 0 {
+            // Two empty neighbours: legal, no eye, two liberties at least.
+            return true;
+        }
+        let own = cell_of(c.index());
+        let has_own = bytes_eq(cells, own) != 0;
+        if empty != 0 {
+            // One empty neighbour: legal and no eye; a self-atari only next to an own string.
+            return !has_own || self.libs_after_cells(c, i, cells) >= 2;
+        }
+        let mine = u32::from(own) * 0x0101_0101;
+        if cells & mine == mine {
+            // Own stones or the edge all around: refused when eyelike.
+            let diag = self.diagonal_cells(i);
+            let enemies = bytes_eq(diag, cell_of((!c).index())).count_ones();
+            let off = u32::from(bytes_eq(diag, CELL_OFF) != 0);
+            if enemies + off < 2 {
+                return false;
+            }
+        }
+        let libs = self.libs_after_cells(c, i, cells);
+        libs >= 2 || (libs == 1 && !has_own)
     }
 
     /// Whether [`Self::libs_after_lower_bound`] is at least two: at once when `i` has two empty

@@ -37,6 +37,10 @@ impl Mover<'_> {
             // only the ko rule could refuse it. The test most random draws end with.
             return !board.ko_bans(c, i);
         }
+        if self.policy.eyes == EyeRule::Eyelike && self.policy.no_self_atari {
+            // The default's tests in one look at the neighbours.
+            return board.is_candidate_not_self_atari(c, i);
+        }
         let p = Point::from_index(i);
         let ok = if self.policy.eyes == EyeRule::Eyelike {
             board.is_candidate(c, p)

@@ -4,7 +4,7 @@
 
 use super::Mover;
 use crate::board::geometry::{bytes_eq, cell_of, CELL_EMPTY};
-use crate::board::{Board, Color, Geometry};
+use crate::board::{Bitboard, Board, Color, Geometry};
 use rand_core::RngCore;
 
 /// At most this many urgent moves are gathered per rule and ply.
@@ -93,6 +93,20 @@ impl Urge {
     }
 }
 
+/// Whether a string through the stones `stones` is in atari: one look per string.
+#[inline(always)]
+fn any_in_atari<const N: usize, const W: usize>(board: &Board<N, W>, stones: Bitboard<W>) -> bool {
+    let mut rest = stones;
+    while let Some(a) = rest.first() {
+        let ch = board.stone_chain(a);
+        if ch.lib_count == 1 {
+            return true;
+        }
+        rest -= ch.stones;
+    }
+    false
+}
+
 #[inline(always)]
 fn below<R: RngCore>(rng: &mut R, n: u64) -> u64 {
     (u64::from(rng.next_u32()) * n) >> 32
@@ -139,11 +153,16 @@ impl Mover<'_> {
             let ch = board.stone_chain(q);
             let lib = ch.libs.first().unwrap_or(0);
             // Capture an attacker in atari.
-            let attackers = Geometry::<N, W>::neighbours(ch.stones) & board.stones(!c);
-            for a in attackers {
-                if board.stone_libs(a) == 1 {
-                    if let Some(l) = board.stone_chain(a).libs.first() {
-                        urgent.add(l, 1);
+            // One look per attacking string, not per stone: a string in atari adds its
+            // liberty once for each of its stones next to ours, as a look per stone did.
+            let mut attackers = Geometry::<N, W>::neighbours(ch.stones) & board.stones(!c);
+            while let Some(a) = attackers.first() {
+                let att = board.stone_chain(a);
+                let next_to = attackers & att.stones;
+                attackers -= att.stones;
+                if att.lib_count == 1 {
+                    if let Some(l) = att.libs.first() {
+                        urgent.add(l, next_to.count());
                     }
                 }
             }
@@ -215,7 +234,7 @@ impl Mover<'_> {
             }
             let col = if board.cell_at(s) == own { c } else { !c };
             let nbrs = Geometry::<N, W>::neighbours(ch.stones) & board.stones(!col);
-            if nbrs.iter().any(|a| board.stone_libs(a) == 1) {
+            if any_in_atari(board, nbrs) {
                 continue; // an adjacent string in atari: the capture rules are in charge
             }
             let mut libs = ch.libs.iter();
