@@ -629,19 +629,22 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.empty |= stones;
         let n = stones.count();
         self.captured[col] += n;
-        let other = cell_of((!col).index());
         for s in stones {
             self.empty_count += 1;
             self.list_empty(s);
             self.set_cell(s, CELL_EMPTY);
             self.hash ^= Geometry::<N, W>::key(col.index(), s);
-            for t in Geometry::<N, W>::around(s) {
-                if self.cell(t) == other && t != placed {
-                    let rt = self.root_of(t);
-                    let ch = self.chain_mut(rt);
-                    ch.lib_count += ch.libs.put(s);
-                }
-            }
+        }
+        // One visit per string next to the captured ones (not one per stone and neighbour):
+        // it gains the captured points next to it.
+        let mut next = Geometry::<N, W>::neighbours(stones) & self.stones[!col];
+        next.remove(placed);
+        while let Some(t) = next.first() {
+            let rt = self.root_of(t);
+            let ch = self.chain_mut(rt);
+            ch.libs |= Geometry::<N, W>::neighbours(ch.stones) & stones;
+            ch.lib_count = ch.libs.count();
+            next -= ch.stones;
         }
         n
     }

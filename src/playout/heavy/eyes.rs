@@ -32,14 +32,14 @@ impl Mover<'_> {
         c: Color,
         i: usize,
     ) -> bool {
+        if self.policy.eyes == EyeRule::Eyelike && self.policy.no_self_atari {
+            // The default's tests in one look at the neighbours.
+            return board.is_candidate_not_self_atari(c, i);
+        }
         if self.policy.eyes == EyeRule::Eyelike && board.two_empty_around(i) {
             // Two empty neighbours: legal, no eye and no self-atari (two liberties at least);
             // only the ko rule could refuse it. The test most random draws end with.
             return !board.ko_bans(c, i);
-        }
-        if self.policy.eyes == EyeRule::Eyelike && self.policy.no_self_atari {
-            // The default's tests in one look at the neighbours.
-            return board.is_candidate_not_self_atari(c, i);
         }
         let p = Point::from_index(i);
         let ok = if self.policy.eyes == EyeRule::Eyelike {
