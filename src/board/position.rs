@@ -411,10 +411,16 @@ impl<const N: usize, const W: usize> Board<N, W> {
 
     #[inline(always)]
     fn eyelike_at(&self, c: Color, i: usize) -> bool {
+        self.eyelike_cells(c, i, self.around_cells(i))
+    }
+
+    /// [`Self::eyelike_at`] given the cells around `i` (`around_cells(i)`).
+    #[inline(always)]
+    fn eyelike_cells(&self, c: Color, i: usize, cells: Packed) -> bool {
         let own = cell_of(c.index());
         let mine = u32::from(own) * 0x0101_0101;
         // `cell & own == own` holds on own stones and off the board only.
-        if self.around_cells(i) & mine != mine {
+        if cells & mine != mine {
             return false;
         }
         let diag = self.diagonal_cells(i);
@@ -832,15 +838,8 @@ impl<const N: usize, const W: usize> Board<N, W> {
             // One empty neighbour: legal and no eye; a self-atari only next to an own string.
             return !has_own || self.libs_after_cells(c, i, cells) >= 2;
         }
-        let mine = u32::from(own) * 0x0101_0101;
-        if cells & mine == mine {
-            // Own stones or the edge all around: refused when eyelike.
-            let diag = self.diagonal_cells(i);
-            let enemies = bytes_eq(diag, cell_of((!c).index())).count_ones();
-            let off = u32::from(bytes_eq(diag, CELL_OFF) != 0);
-            if enemies + off < 2 {
-                return false;
-            }
+        if self.eyelike_cells(c, i, cells) {
+            return false;
         }
         let libs = self.libs_after_cells(c, i, cells);
         libs >= 2 || (libs == 1 && !has_own)
