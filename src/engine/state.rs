@@ -31,6 +31,9 @@ pub struct GoState<const N: usize, const W: usize> {
     cfg: PlayoutConfig,
     /// The playout policy; light playouts run the light kernel unchanged.
     policy: Policy,
+    /// `policy.is_light()`, kept: the search asks at every copy, tree move and rollout, and
+    /// the comparison of every field cost about 80 instructions a 9x9 search playout.
+    light_policy: bool,
     /// The policy's tables, shared by every state of an engine and kept between moves.
     tables: Arc<PolicyTables>,
     /// The moves since the position before the root's first move (last-good-reply learning
@@ -62,6 +65,7 @@ impl<const N: usize, const W: usize> GoState<N, W> {
                 ..PlayoutConfig::standard(N)
             },
             policy: Policy::LIGHT,
+            light_policy: true,
             tables: Arc::new(PolicyTables::new()),
             log,
             light: LightBoard::from_board(board),
@@ -79,7 +83,8 @@ impl<const N: usize, const W: usize> GoState<N, W> {
         last: Option<Point>,
     ) -> Self {
         self.policy = policy;
-        if policy.is_light() {
+        self.light_policy = policy.is_light();
+        if self.light_policy {
             self.light.set_from(&self.board);
         }
         self.tables = tables;
@@ -159,7 +164,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
 
     #[inline(always)]
     fn play(&mut self, a: Action) {
-        let light = self.policy.is_light();
+        let light = self.light_policy;
         if a == PASS {
             self.board.pass();
             if light {
@@ -189,8 +194,9 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         self.passes = src.passes;
         self.cfg = src.cfg;
         self.policy = src.policy;
+        self.light_policy = src.light_policy;
         self.areas = src.areas;
-        if src.policy.is_light() {
+        if src.light_policy {
             self.light.copy_from(&src.light);
         }
         if !Arc::ptr_eq(&self.tables, &src.tables) {
@@ -205,7 +211,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
     /// copy and moves cost about 650 instructions a rollout on 9x9 (perf/results.md).
     #[inline(always)]
     fn copy_for_rollout(&mut self, src: &Self) {
-        if !src.policy.is_light() {
+        if !src.light_policy {
             return self.copy_from(src);
         }
         self.light.copy_from(&src.light);
@@ -213,12 +219,13 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         self.passes = src.passes;
         self.cfg = src.cfg;
         self.policy = src.policy;
+        self.light_policy = true;
         self.areas = src.areas;
     }
 
     #[inline(always)]
     fn play_for_rollout(&mut self, a: Action) {
-        if !self.policy.is_light() {
+        if !self.light_policy {
             return self.play(a);
         }
         if a == PASS {
@@ -240,7 +247,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         if self.passes >= 2 {
             // The light board is the one a rollout-only copy keeps.
             let stones = |c| {
-                if self.policy.is_light() {
+                if self.light_policy {
                     self.light.stones(c)
                 } else {
                     self.board.stones(c)
@@ -257,7 +264,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
                 owner,
             };
         }
-        let o = if self.policy.is_light() {
+        let o = if self.light_policy {
             if self.areas {
                 light_playout(&mut self.light, self.to_move, &self.cfg, rng)
             } else {
