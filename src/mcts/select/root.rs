@@ -140,3 +140,95 @@ impl Selector {
         best.get().map(|i| first + i)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::Portable;
+    use crate::mcts::tree::Stats;
+    use crate::mcts::{Action, Params};
+
+    /// Adds random statistics to child `c`: a few samples, or many.
+    fn add(tree: &Tree, c: usize, many: bool, rand: &mut impl FnMut(u32) -> u32) {
+        let ch = tree.node(c);
+        let visits = if many { rand(20_000) } else { rand(3) };
+        ch.add_stats(Stats {
+            visits,
+            wins: rand(2 * visits + 1),
+        });
+        let amaf = rand(if many { 50_000 } else { 3 });
+        ch.add_amaf_packed(
+            Stats {
+                visits: amaf,
+                wins: rand(2 * amaf + 1),
+            }
+            .pack(),
+        );
+    }
+
+    /// The kept values choose what the full selection chooses, through single changes and
+    /// wholesale ones, on both instruction sets the workers use.
+    #[test]
+    fn kept_values_choose_as_the_selection() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rand = move |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % u64::from(n)) as u32
+        };
+        for round in 0..60 {
+            let p = Params {
+                rave: round % 5 != 2,
+                exploration: [0.0, 0.1, 1.0][round % 3],
+                rave_bias: if round % 4 == 3 { 0.1 } else { 0.0 },
+                ..Params::default()
+            };
+            let s = Selector::new(&p);
+            let tree = Tree::new(1000);
+            let n = 1 + rand(100) as usize;
+            let actions: Vec<_> = (0..n as u16).map(Action).collect();
+            assert!(tree.expand(0, &actions));
+            assert!(s.keeps_root_values(&tree));
+            let kids = tree.root().children();
+            tree.root().add_stats(Stats {
+                visits: 1 + rand(100_000),
+                wins: 0,
+            });
+            for c in kids.clone() {
+                let many = rand(2) == 0;
+                add(&tree, c, many, &mut rand);
+            }
+            let mut kept = [RootValues::new(n), RootValues::new(n)];
+            for step in 0..40 {
+                let want = s.select(&tree, 0);
+                assert_eq!(
+                    s.select_root(&tree, &mut kept[0], Portable),
+                    want,
+                    "round {round}"
+                );
+                #[cfg(target_arch = "x86_64")]
+                if let Some(cpu) = crate::cpu::X86_64V3::detect() {
+                    assert_eq!(
+                        s.select_root(&tree, &mut kept[1], cpu),
+                        want,
+                        "round {round}"
+                    );
+                }
+                // Then a change, told as the worker tells it: one child, or all of them.
+                if step % 7 == 6 {
+                    for c in kids.clone() {
+                        add(&tree, c, false, &mut rand);
+                    }
+                    kept.iter_mut().for_each(RootValues::all_changed);
+                } else {
+                    let c = kids.start + rand(n as u32) as usize;
+                    let many = rand(4) == 0;
+                    add(&tree, c, many, &mut rand);
+                    kept.iter_mut().for_each(|k| k.changed(c - kids.start));
+                }
+                tree.root().add_stats(Stats { visits: 1, wins: 0 });
+            }
+        }
+    }
+}
