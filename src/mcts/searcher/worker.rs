@@ -125,8 +125,6 @@ fn flush_root_amaf(tree: &Tree, deltas: &mut [u64]) {
 /// starts as a rollout-only copy ([`SearchGame::copy_for_rollout`]), and becomes a full one,
 /// with the path's moves played again, only when a node is to be expanded (or at once, when
 /// the transposition table reads every position's hash).
-// The worker's scratch state, passed apart so that the borrows stay disjoint.
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn descend<G: SearchGame, C: Cpu>(
     sh: &Shared<'_, G>,

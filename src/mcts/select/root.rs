@@ -73,8 +73,7 @@ impl Selector {
     /// UCB1 (not tuned), no mix values, no pruned root child.
     #[must_use]
     pub fn keeps_root_values(&self, tree: &Tree) -> bool {
-        let mixed = self.mix && tree.has_mix();
-        !(self.tuned || mixed || tree.root_has_pruned())
+        !self.tuned && !(self.mix && tree.has_mix()) && !tree.root_has_pruned()
     }
 
     /// [`Selector::select`] at the root, from `kept` brought up to date.
