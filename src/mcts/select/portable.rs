@@ -145,7 +145,34 @@ impl Lanes {
     #[inline(always)]
     fn values<const TUNED: bool, const MSE: bool>(&self, k: &Consts, best: &mut Best, base: usize) {
         for i in 0..LANES {
-            let (base_value, inv, q, has_q) = self.base_value::<MSE>(k, i);
+            let visits = (self.stats[i] >> 32) as u32;
+            let n = count_f32(visits);
+            // The mean (or the mix value), and whether there is one. `2 n` is `(2 visits) as f32`:
+            // doubling is exact in either order.
+            let mean = count_f32(self.stats[i] as u32) / (2.0 * n);
+            let mixed = f32::from_bits(self.mix[i]) - 1.0;
+            let (q, has_q) = if self.mix[i] != 0 {
+                (mixed, true)
+            } else {
+                (mean, visits > 0)
+            };
+            let amaf_visits = (self.amaf[i] >> 32) as u32;
+            let na = count_f32(amaf_visits);
+            let qa = count_f32(self.amaf[i] as u32) / (2.0 * na);
+            let beta = if MSE {
+                mse_beta(k.rave_mse, n, na)
+            } else {
+                (k.rave_k / (3.0 * n + k.rave_k)).sqrt()
+            };
+            let blend = beta * qa + (1.0 - beta) * q;
+            let rave_base = if has_q { blend } else { qa };
+            let plain_base = if has_q { q } else { k.fpu };
+            let base_value = if k.rave && amaf_visits > 0 {
+                rave_base
+            } else {
+                plain_base
+            };
+            let inv = 1.0 / n.max(1.0).sqrt();
             let v = if TUNED {
                 let q = if has_q { q } else { 0.5 };
                 let ratio = k.ln_n * inv * inv;
@@ -162,43 +189,5 @@ impl Lanes {
                 best.child[i]
             };
         }
-    }
-
-    /// Lane `i`'s value without its exploration term (`base` in the module docs of `select`),
-    /// `1 / sqrt(max(n, 1))`, and the child's own value `q` with whether it has one.
-    #[inline(always)]
-    pub(super) fn base_value<const MSE: bool>(
-        &self,
-        k: &Consts,
-        i: usize,
-    ) -> (f32, f32, f32, bool) {
-        let visits = (self.stats[i] >> 32) as u32;
-        let n = count_f32(visits);
-        // The mean (or the mix value), and whether there is one. `2 n` is `(2 visits) as f32`:
-        // doubling is exact in either order.
-        let mean = count_f32(self.stats[i] as u32) / (2.0 * n);
-        let mixed = f32::from_bits(self.mix[i]) - 1.0;
-        let (q, has_q) = if self.mix[i] != 0 {
-            (mixed, true)
-        } else {
-            (mean, visits > 0)
-        };
-        let amaf_visits = (self.amaf[i] >> 32) as u32;
-        let na = count_f32(amaf_visits);
-        let qa = count_f32(self.amaf[i] as u32) / (2.0 * na);
-        let beta = if MSE {
-            mse_beta(k.rave_mse, n, na)
-        } else {
-            (k.rave_k / (3.0 * n + k.rave_k)).sqrt()
-        };
-        let blend = beta * qa + (1.0 - beta) * q;
-        let rave_base = if has_q { blend } else { qa };
-        let plain_base = if has_q { q } else { k.fpu };
-        let base_value = if k.rave && amaf_visits > 0 {
-            rave_base
-        } else {
-            plain_base
-        };
-        (base_value, 1.0 / n.max(1.0).sqrt(), q, has_q)
     }
 }

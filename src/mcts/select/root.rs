@@ -9,8 +9,8 @@
 //! multiply-add a child. The stored halves are computed with the selection's own operations,
 //! so every value, and the choice, is bit for bit that of [`Selector::select`].
 
-use super::portable::{Best, Lanes};
-use super::{Consts, Selector, LANES};
+use super::portable::Best;
+use super::{count_f32, mse_beta, Selector, LANES};
 use crate::cpu::Cpu;
 use crate::mcts::tree::{Node, Tree};
 
@@ -52,22 +52,6 @@ impl RootValues {
     }
 }
 
-impl RootValues {
-    /// Computes every child's kept halves, [`LANES`] children at a time, with the selection's
-    /// lanes.
-    #[inline(always)]
-    fn compute_all<const MSE: bool>(&mut self, k: &Consts, kids: &[Node]) {
-        let mut lanes = Lanes::default();
-        for (c, chunk) in kids.chunks(LANES).enumerate() {
-            lanes.load(chunk, false);
-            for i in 0..chunk.len() {
-                (self.base[c * LANES + i], self.inv[c * LANES + i], _, _) =
-                    lanes.base_value::<MSE>(k, i);
-            }
-        }
-    }
-}
-
 impl Selector {
     /// Whether [`Selector::select_root`] can stand for the selection at the root of `tree`:
     /// UCB1 (not tuned), no mix values, no pruned root child.
@@ -91,26 +75,18 @@ impl Selector {
         if kept.base.len() < kids.len() {
             *kept = RootValues::new(kids.len());
         }
-        let (k, _, _) = self.consts(tree, 0);
         if kept.stale {
-            if self.rave_mse > 0.0 {
-                kept.compute_all::<true>(&k, kids);
-            } else {
-                kept.compute_all::<false>(&k, kids);
+            for (k, ch) in kids.iter().enumerate() {
+                (kept.base[k], kept.inv[k]) = self.base_and_inv(ch);
             }
             kept.stale = false;
             kept.changed = None;
-        } else if let Some(c) = kept.changed.take() {
-            if let Some(ch) = kids.get(c..c + 1) {
-                let mut lanes = Lanes::default();
-                lanes.load(ch, false);
-                (kept.base[c], kept.inv[c], _, _) = if self.rave_mse > 0.0 {
-                    lanes.base_value::<true>(&k, 0)
-                } else {
-                    lanes.base_value::<false>(&k, 0)
-                };
+        } else if let Some(k) = kept.changed.take() {
+            if let Some(ch) = kids.get(k) {
+                (kept.base[k], kept.inv[k]) = self.base_and_inv(ch);
             }
         }
+        let (k, _, _) = self.consts(tree, 0);
         let first = tree.node(0).children().start;
         #[cfg(target_arch = "x86_64")]
         if C::AVX2 {
@@ -138,5 +114,32 @@ impl Selector {
             }
         }
         best.get().map(|i| first + i)
+    }
+
+    /// A child's `base` value and `1 / sqrt(max(n, 1))`, with the operations of the
+    /// selection's lanes (no mix value).
+    fn base_and_inv(&self, ch: &Node) -> (f32, f32) {
+        let (stats, amaf) = ch.packed();
+        let visits = (stats >> 32) as u32;
+        let n = count_f32(visits);
+        let q = count_f32(stats as u32) / (2.0 * n);
+        let has_q = visits > 0;
+        let amaf_visits = (amaf >> 32) as u32;
+        let na = count_f32(amaf_visits);
+        let qa = count_f32(amaf as u32) / (2.0 * na);
+        let beta = if self.rave_mse > 0.0 {
+            mse_beta(self.rave_mse, n, na)
+        } else {
+            (self.rave_k / (3.0 * n + self.rave_k)).sqrt()
+        };
+        let blend = beta * qa + (1.0 - beta) * q;
+        let rave_base = if has_q { blend } else { qa };
+        let plain_base = if has_q { q } else { self.fpu };
+        let base = if self.rave && amaf_visits > 0 {
+            rave_base
+        } else {
+            plain_base
+        };
+        (base, 1.0 / n.max(1.0).sqrt())
     }
 }
