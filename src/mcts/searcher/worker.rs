@@ -4,7 +4,6 @@
 use super::backup::{backup, ChildSets};
 use super::{bump_u64, Shared};
 use crate::cpu::{Cpu, Task};
-use crate::mcts::select::RootValues;
 use crate::mcts::tree::{Stats, Tree};
 use crate::mcts::tt::Table;
 use crate::mcts::{Action, SearchGame};
@@ -47,10 +46,6 @@ fn worker<G: SearchGame, C: Cpu>(sh: &Shared<'_, G>, t: usize, cpu: C) {
     // would keep their cache lines moving between the threads' cores.
     let mut root_amaf = vec![0u64; sh.tree.children_of(0).len()];
     let mut sets = ChildSets::new(sh.tree);
-    // With one worker, the root's children's values are kept between descents (see
-    // `RootValues`): 0.6k instructions a 9x9 light playout fewer (perf/results.md).
-    let mut root_values = (sh.threads.len() == 1 && sh.selector.keeps_root_values(sh.tree))
-        .then(|| RootValues::new(sh.tree.children_of(0).len()));
     // Playouts claimed from the shared count and not yet played.
     let mut budget = 0u64;
     let mut k = 0u32;
@@ -74,7 +69,6 @@ fn worker<G: SearchGame, C: Cpu>(sh: &Shared<'_, G>, t: usize, cpu: C) {
             &mut hashes,
             &mut actions,
             &mut priors,
-            root_values.as_mut(),
             cpu,
         );
         let out = state.rollout(&mut rng);
@@ -89,15 +83,9 @@ fn worker<G: SearchGame, C: Cpu>(sh: &Shared<'_, G>, t: usize, cpu: C) {
             cpu,
         );
         bump_u64(&mine.done, 1);
-        if let (Some(kept), Some(&c)) = (root_values.as_mut(), path.get(1)) {
-            kept.changed(c - sh.first_child);
-        }
         k += 1;
         if k % CHECK_EVERY == 0 {
             flush_root_amaf(sh.tree, &mut root_amaf);
-            if let Some(kept) = root_values.as_mut() {
-                kept.all_changed();
-            }
             if sh.limit_reached() {
                 break;
             }
@@ -118,8 +106,7 @@ fn flush_root_amaf(tree: &Tree, deltas: &mut [u64]) {
 
 /// Walks from the root to a leaf, playing the tree moves on `state` (made a copy of the root
 /// first) and recording the node path (and, with the transposition table, the hashes of the
-/// positions below the root); expands at most one node. The root's child is chosen from
-/// `root_values` when given (this thread alone writes the tree, and keeps them up to date).
+/// positions below the root); expands at most one node.
 ///
 /// Most descents expand nothing and need the leaf's position only for the rollout: `state`
 /// starts as a rollout-only copy ([`SearchGame::copy_for_rollout`]), and becomes a full one,
@@ -133,7 +120,6 @@ fn descend<G: SearchGame, C: Cpu>(
     hashes: &mut Vec<u64>,
     actions: &mut Vec<Action>,
     priors: &mut Vec<Stats>,
-    mut root_values: Option<&mut RootValues>,
     cpu: C,
 ) {
     let tree = sh.tree;
@@ -182,12 +168,8 @@ fn descend<G: SearchGame, C: Cpu>(
             }
             expanded_one = true;
         }
-        let chosen = match root_values.as_deref_mut().filter(|_| id == 0) {
-            Some(kept) => sh.selector.select_root(tree, kept, cpu),
-            // SAFETY: with one worker, this thread is the only one that writes the tree.
-            None => unsafe { sh.selector.select_on(tree, id, cpu, sh.threads.len() == 1) },
-        };
-        match chosen {
+        // SAFETY: with one worker, this thread is the only one that writes the tree.
+        match unsafe { sh.selector.select_on(tree, id, cpu, sh.threads.len() == 1) } {
             Some(c) => {
                 if full {
                     state.play(tree.node(c).action());

@@ -252,57 +252,6 @@ impl Selector {
     }
 }
 
-/// The position of the highest `base[i] + c * inv[i]`, the first on ties, or `None` if every
-/// value is minus infinity: [`Selector::select_root`]'s choice among kept values, eight
-/// children per instruction, with the lanes' operations (`c * inv`, then the addition).
-///
-/// # Safety
-/// The CPU must have AVX2; `base` and `inv` have the same length, a multiple of eight.
-#[inline(always)]
-pub(super) unsafe fn best_of_kept(base: &[f32], inv: &[f32], c: f32) -> Option<usize> {
-    use std::arch::x86_64::*;
-    debug_assert!(base.len() == inv.len() && base.len() % 8 == 0);
-    // SAFETY: the caller guarantees AVX2 and the lengths: every load reads eight floats at a
-    // multiple of eight below the common length.
-    unsafe {
-        let c = _mm256_set1_ps(c);
-        let eight = _mm256_set1_epi32(8);
-        let all = _mm256_set1_epi32(-1);
-        let mut child = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-        let mut best_value = _mm256_set1_ps(f32::NEG_INFINITY);
-        let mut best_child = _mm256_setzero_si256();
-        for j in (0..base.len().min(inv.len()) / 8).map(|j| 8 * j) {
-            let v = _mm256_add_ps(
-                _mm256_loadu_ps(base.as_ptr().add(j)),
-                _mm256_mul_ps(c, _mm256_loadu_ps(inv.as_ptr().add(j))),
-            );
-            let better = _mm256_cmp_ps::<_CMP_GT_OQ>(v, best_value);
-            best_value = _mm256_blendv_ps(best_value, v, better);
-            best_child = _mm256_castps_si256(_mm256_blendv_ps(
-                _mm256_castsi256_ps(best_child),
-                _mm256_castsi256_ps(child),
-                better,
-            ));
-            child = _mm256_add_epi32(child, eight);
-        }
-        let top = _mm256_max_ps(
-            best_value,
-            _mm256_permute2f128_ps::<1>(best_value, best_value),
-        );
-        let top = _mm256_max_ps(top, _mm256_permute_ps::<0b01_00_11_10>(top));
-        let top = _mm256_max_ps(top, _mm256_permute_ps::<0b10_11_00_01>(top));
-        if _mm256_cvtss_f32(top) == f32::NEG_INFINITY {
-            return None;
-        }
-        let at_top = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_EQ_OQ>(best_value, top));
-        let c = _mm256_blendv_epi8(all, best_child, at_top);
-        let c = _mm256_min_epu32(c, _mm256_permute2x128_si256::<1>(c, c));
-        let c = _mm256_min_epu32(c, _mm256_shuffle_epi32::<0b01_00_11_10>(c));
-        let c = _mm256_min_epu32(c, _mm256_shuffle_epi32::<0b10_11_00_01>(c));
-        Some(_mm256_cvtsi256_si32(c) as u32 as usize)
-    }
-}
-
 /// The wins, visits, AMAF wins and AMAF visits of eight nodes, one vector each in node order,
 /// read with one 16-byte load per node ([`Node::STATS_PAIR`]) and a 4x4 transpose of 32-bit
 /// words in each 128-bit half.

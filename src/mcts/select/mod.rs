@@ -26,9 +26,6 @@
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 mod portable;
-mod root;
-
-pub use root::RootValues;
 
 use super::params::Params;
 use super::tree::{Stats, Tree};

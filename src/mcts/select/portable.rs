@@ -69,9 +69,9 @@ impl Default for Lanes {
 }
 
 /// The best value and child (its position among the children) seen in each lane so far.
-pub(super) struct Best {
-    pub(super) value: [f32; LANES],
-    pub(super) child: [u32; LANES],
+struct Best {
+    value: [f32; LANES],
+    child: [u32; LANES],
 }
 
 impl Default for Best {
@@ -88,7 +88,7 @@ impl Best {
     /// among the lanes holding the highest value the smallest child wins); `None` if every
     /// child was skipped.
     #[inline(always)]
-    pub(super) fn get(&self) -> Option<usize> {
+    fn get(&self) -> Option<usize> {
         let mut best: Option<(f32, u32)> = None;
         for (&v, &c) in self.value.iter().zip(&self.child) {
             if v == f32::NEG_INFINITY {
