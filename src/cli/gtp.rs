@@ -51,10 +51,9 @@ pub struct GtpArgs {
     /// always do [default: every ply, or the preset's].
     #[arg(long, value_parser = amaf_plies, allow_negative_numbers = true)]
     pub amaf_plies: Option<u32>,
-    /// Visits a leaf needs before it is expanded.
-    #[arg(long, default_value_t = Params::default().expand_after, value_parser = visits,
-          allow_negative_numbers = true)]
-    pub expand_after: u32,
+    /// Visits a leaf needs before it is expanded [default: 2, or the preset's].
+    #[arg(long, value_parser = visits, allow_negative_numbers = true)]
+    pub expand_after: Option<u32>,
     /// Tree size limit in nodes (24 bytes each).
     #[arg(long, default_value_t = Params::default().max_nodes as u64, value_parser = max_nodes,
           allow_negative_numbers = true)]
@@ -257,7 +256,7 @@ impl GtpArgs {
             rave: !self.no_rave && base.rave,
             rave_k: self.rave_k.unwrap_or(base.rave_k),
             rave_bias: self.rave_bias.unwrap_or(base.rave_bias),
-            expand_after: self.expand_after,
+            expand_after: self.expand_after.unwrap_or(base.expand_after),
             threads: self.threads as usize,
             max_nodes: self.max_nodes as usize,
             seed: self.seed,
@@ -316,4 +315,28 @@ pub fn run(a: &GtpArgs) -> anyhow::Result<ExitCode> {
     let stdin = std::io::BufReader::new(std::io::stdin());
     gtp::run(a.settings(), stdin, std::io::stdout(), std::io::stderr())?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The expansion threshold is the preset's unless `--expand-after` is given (a flag's fixed
+    /// default once overrode every preset's).
+    #[test]
+    fn expand_after_is_the_presets_unless_given() {
+        let after = |args: &[&str]| {
+            let mut argv = vec!["tengen gtp"];
+            argv.extend_from_slice(args);
+            GtpArgs::parse_from(argv)
+                .settings()
+                .config
+                .params
+                .expand_after
+        };
+        assert_eq!(after(&[]), Params::default().expand_after);
+        assert_eq!(after(&["--preset", "light"]), 8);
+        assert_eq!(after(&["--preset", "light", "--expand-after", "2"]), 2);
+        assert_eq!(after(&["--expand-after", "5"]), 5);
+    }
 }
