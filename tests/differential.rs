@@ -9,7 +9,8 @@
 //! The games are chosen from the reference board alone, so the event counts below depend only
 //! on the seeds and the rules: they are pinned as golden numbers to prove that the games keep
 //! exercising captures, ko, suicide and the edges. If the rules or this file's move choice change
-//! on purpose, run `cargo test --release --test differential` and paste the printed counts.
+//! on purpose, run `cargo test --profile test-release --test differential` and paste the
+//! printed counts.
 
 mod common;
 
@@ -297,7 +298,8 @@ fn random_games<const N: usize, const W: usize>(seed: u64, style: Style, attempt
 /// rejected_multi_suicide, rejected_occupied, edge_moves, corner_moves, eye_fills.
 ///
 /// To regenerate after an intended change of the rules or of the move choice:
-/// `cargo test --release --test differential`, and paste the rows the failures print.
+/// `cargo test --profile test-release --test differential`, and paste the rows the failures
+/// print.
 const GOLDEN: &[(usize, Style, [u32; 16])] = &[
     (
         2,
@@ -940,9 +942,9 @@ fn area_counts_stones_and_single_coloured_surroundings() {
     assert_same(&k, &r, "3x3 with a shared column");
 }
 
-// ----- longer games, in release builds -----
+// ----- longer games, in optimised builds -----
 
-/// Many more games than the golden ones, without golden counts: volume for `cargo test --release`.
+/// Many more games than the golden ones, without golden counts: volume for optimised test builds.
 fn soak<const N: usize, const W: usize>(seed: u64, attempts: u32) {
     let mut total = random_games::<N, W>(seed, Style::Wild, attempts);
     total.add(&random_games::<N, W>(seed ^ 1, Style::Fighting, attempts));
@@ -954,7 +956,7 @@ fn soak<const N: usize, const W: usize>(seed: u64, attempts: u32) {
 }
 
 #[test]
-#[cfg_attr(debug_assertions, ignore = "long: run with --release")]
+#[cfg_attr(debug_assertions, ignore = "long: run optimised")]
 fn long_random_games_small_boards() {
     soak::<4, 1>(0x50a4, 10_000);
     soak::<5, 1>(0x50a5, 10_000);
@@ -962,13 +964,13 @@ fn long_random_games_small_boards() {
 }
 
 #[test]
-#[cfg_attr(debug_assertions, ignore = "long: run with --release")]
+#[cfg_attr(debug_assertions, ignore = "long: run optimised")]
 fn long_random_games_9x9() {
     soak::<9, 2>(0x50a9, 15_000);
 }
 
 #[test]
-#[cfg_attr(debug_assertions, ignore = "long: run with --release")]
+#[cfg_attr(debug_assertions, ignore = "long: run optimised")]
 fn long_random_games_19x19() {
     soak::<19, 6>(0x50b3, 5_000);
 }

@@ -19,7 +19,7 @@ use tengen::rng::{splitmix64, thread_seed};
 // signature hashes every outcome, so it changes whenever the kernel consumes the random stream
 // differently (a legitimate change of an optimisation, e.g. another way to pick a random
 // candidate): then check that the statistical tests below still pass, and regenerate with
-//     cargo test --release --test playout golden
+//     cargo test --profile test-release --test playout golden
 // whose failure messages print the new values ready to paste.
 
 const GOLDEN_SEED: u64 = 1;
@@ -160,13 +160,13 @@ fn assert_reference_statistics(size: usize, playouts: u64, reference_mean: f64) 
 }
 
 #[test]
-#[cfg_attr(debug_assertions, ignore = "statistical: needs --release to be quick")]
+#[cfg_attr(debug_assertions, ignore = "statistical: needs optimised code")]
 fn mean_moves_9x9_matches_the_reference_game() {
     assert_reference_statistics(9, STAT_9_PLAYOUTS, REFERENCE_MEAN_MOVES_9);
 }
 
 #[test]
-#[cfg_attr(debug_assertions, ignore = "statistical: needs --release to be quick")]
+#[cfg_attr(debug_assertions, ignore = "statistical: needs optimised code")]
 fn mean_moves_19x19_matches_the_reference_game() {
     assert_reference_statistics(19, STAT_19_PLAYOUTS, REFERENCE_MEAN_MOVES_19);
 }
