@@ -186,6 +186,37 @@ pub fn dispatch<T: Task>(task: T) -> T::Output {
     Portable.enter(task)
 }
 
+/// Whether a board of side `n` gets its hot loops compiled for the newer instruction sets:
+/// the sizes people measure and play, 9, 13 and 19. The other sizes run their one baseline copy
+/// (1.05x-1.08x the CPU time, `perf/build.md`): a copy per instruction set of every worker for
+/// 18 sizes was most of the release build's time and machine code.
+#[must_use]
+pub const fn is_specialised(n: usize) -> bool {
+    matches!(n, 9 | 13 | 19)
+}
+
+/// [`is_specialised`] for side `N` as an associated constant. The compiler evaluates it before
+/// it decides which functions to generate, so a branch on it that side `N` cannot take
+/// instantiates nothing (with a `const fn` call in the condition, both arms would be
+/// generated and only the optimiser would drop one).
+pub struct Specialised<const N: usize>;
+
+impl<const N: usize> Specialised<N> {
+    /// [`is_specialised`]`(N)`.
+    pub const YES: bool = is_specialised(N);
+}
+
+/// Runs `task` for a board of side `N`: through [`dispatch`] on a specialised size, as
+/// baseline code on the others (see [`is_specialised`]).
+#[inline(always)]
+pub fn dispatch_sized<const N: usize, T: Task>(task: T) -> T::Output {
+    if Specialised::<N>::YES {
+        dispatch(task)
+    } else {
+        Portable.enter(task)
+    }
+}
+
 /// Runs `task` with the best instruction set of this CPU including AVX-512
 /// ([`Isa::detected_wide`]): for work whose data sits in vector lanes (the lane kernel).
 pub fn dispatch_wide<T: Task>(task: T) -> T::Output {

@@ -7,7 +7,7 @@
 //! answers `? syntax error: ...` for a value that has the wrong form and names the refusal of
 //! one out of range (such as `unacceptable size`) where GTP has a word for it.
 
-use crate::board::{Color, SUPPORTED_SIZES};
+use crate::board::{BoardSize, Color, MAX_SIZE, MIN_SIZE};
 use crate::game::{Vertex, VertexMove};
 
 /// A value refused: `expected` says what would be accepted.
@@ -58,22 +58,18 @@ pub fn one_of<T: Copy>(s: &str, choices: &[(&str, T)], expected: &str) -> Result
 }
 
 /// A board side, 2 to 19: `9`, or `9x9`.
-pub fn board_size(s: &str) -> Result<usize, BadValue> {
+pub fn board_size(s: &str) -> Result<BoardSize, BadValue> {
     let t = s.trim();
     let side = match t.split_once(['x', 'X']) {
         Some((a, b)) if a.trim() == b.trim() => a.trim(),
         Some(_) => "",
         None => t,
     };
-    let (lo, hi) = (
-        SUPPORTED_SIZES[0],
-        SUPPORTED_SIZES[SUPPORTED_SIZES.len() - 1],
+    let expected = format!(
+        "board sizes {MIN_SIZE} to {MAX_SIZE} are supported (such as 9, 13 or 19; `9x9` also works)"
     );
-    let expected =
-        format!("board sizes {lo} to {hi} are supported (such as 9, 13 or 19; `9x9` also works)");
     match side.parse::<usize>() {
-        Ok(n) if SUPPORTED_SIZES.contains(&n) => Ok(n),
-        Ok(_) => Err(BadValue::range(expected)),
+        Ok(n) => BoardSize::new(n).ok_or_else(|| BadValue::range(expected)),
         Err(_) => Err(BadValue::syntax(expected)),
     }
 }
@@ -254,8 +250,8 @@ mod tests {
 
     #[test]
     fn sizes_and_komi() {
-        assert_eq!(board_size("9"), Ok(9));
-        assert_eq!(board_size("13x13"), Ok(13));
+        assert_eq!(board_size("9"), Ok(BoardSize::NINE));
+        assert_eq!(board_size("13x13"), Ok(BoardSize::THIRTEEN));
         assert!(board_size("25").unwrap_err().out_of_range);
         assert!(!board_size("9x13").unwrap_err().out_of_range);
         assert_eq!(komi("1000"), Ok(1000.0));

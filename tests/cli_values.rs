@@ -18,8 +18,8 @@ fn gtp(args: &[&str]) -> Result<GtpArgs, String> {
 
 #[test]
 fn gtp_size_takes_9x9_as_bench_does() {
-    assert_eq!(gtp(&["--size", "9x9"]).unwrap().settings().size, 9);
-    assert_eq!(gtp(&["--size", "13"]).unwrap().settings().size, 13);
+    assert_eq!(gtp(&["--size", "9x9"]).unwrap().settings().size.get(), 9);
+    assert_eq!(gtp(&["--size", "13"]).unwrap().settings().size.get(), 13);
     let e = gtp(&["--size", "25"]).unwrap_err();
     assert!(e.contains("board sizes 2 to 19 are supported"), "{e}");
 }

@@ -35,7 +35,7 @@ fn settings(playouts: Option<u64>) -> Settings {
             early_stop: false,
         },
         default_playouts: Some(50),
-        size: 9,
+        size: tengen::board::BoardSize::NINE,
         verbose: true,
         ..Settings::default()
     };

@@ -111,7 +111,7 @@ fn settings() -> Settings {
             time: None,
             early_stop: true,
         },
-        size: 9,
+        size: tengen::board::BoardSize::NINE,
         verbose: false,
         ..Settings::default()
     };

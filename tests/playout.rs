@@ -8,7 +8,7 @@ use common::reference::RefBoard;
 use common::{assert_same, assert_same_light, pt};
 use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
-use tengen::board::{Bitboard, Board, ByColor, Color, LightBoard, Move};
+use tengen::board::{Bitboard, Board, BoardSize, ByColor, Color, LightBoard, Move};
 use tengen::playout::batch::{self, BenchConfig, BenchError, BenchStats, Limit, Progress};
 use tengen::playout::{light_playout, light_playout_without_areas, Outcome, PlayoutConfig};
 use tengen::rng::{splitmix64, thread_seed};
@@ -51,7 +51,7 @@ const REFERENCE_MEAN_MOVES_19: f64 = 454.0;
 fn config(size: usize, playouts: u64, threads: usize, seed: u64) -> BenchConfig {
     BenchConfig {
         policy: tengen::playout::Policy::LIGHT,
-        size,
+        size: BoardSize::new(size).expect("a supported size"),
         limit: Limit::Playouts(playouts),
         threads,
         seed,
@@ -445,13 +445,11 @@ fn bench_rejects_bad_configs() {
         Err(BenchError::Threads)
     );
     assert_eq!(batch::run(&config(9, 0, 1, 1), &p), Err(BenchError::Limit));
+    let mut lanes = config(13, 10, 1, 1);
+    lanes.kernel = tengen::playout::batch::Kernel::Lanes;
     assert_eq!(
-        batch::run(&config(20, 10, 1, 1), &p),
-        Err(BenchError::Size(20))
-    );
-    assert_eq!(
-        batch::run(&config(1, 10, 1, 1), &p),
-        Err(BenchError::Size(1))
+        batch::run(&lanes, &p),
+        Err(BenchError::LanesSize(BoardSize::THIRTEEN))
     );
     let mut cfg = config(9, 10, 1, 1);
     cfg.limit = Limit::Seconds(f64::NAN);

@@ -340,7 +340,7 @@ fn atari_engine(p: Params) -> Box<dyn Engine> {
         estimate_playouts: 200,
         ..EngineConfig::default()
     };
-    let mut e = new_engine(9, 0.5, cfg).unwrap();
+    let mut e = new_engine(tengen::board::BoardSize::NINE, 0.5, cfg);
     let white = ["A5", "B5", "C5", "D5", "E5", "F5", "G5", "H5"];
     let black = [
         "A4", "B4", "C4", "D4", "E4", "F4", "G4", "H4", "A6", "B6", "C6", "D6", "E6", "F6", "G6",

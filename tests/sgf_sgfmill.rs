@@ -66,7 +66,7 @@ fn dump(file: &Path) -> String {
 fn session(commands: &str) -> String {
     let mut s = Settings {
         limits: Limits::playouts(500),
-        size: 9,
+        size: tengen::board::BoardSize::NINE,
         verbose: false,
         ..Settings::default()
     };

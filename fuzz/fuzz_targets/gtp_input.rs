@@ -11,7 +11,7 @@ use tengen::mcts::Limits;
 fuzz_target!(|data: &[u8]| {
     let mut s = Settings {
         limits: Limits::playouts(8),
-        size: 9,
+        size: tengen::board::BoardSize::NINE,
         verbose: true,
         ..Settings::default()
     };

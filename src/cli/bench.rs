@@ -1,6 +1,7 @@
 //! `tengen bench`: the reference light-playout workload, its flags and its report.
 
 use super::progress;
+use crate::board::BoardSize;
 use crate::playout::batch::{BenchConfig, BenchStats, Kernel, Limit};
 use crate::values::{self, BadValue};
 use clap::Args;
@@ -18,7 +19,7 @@ pub struct BenchArgs {
         long, value_name = "N", default_value = "9", value_parser = parse_size,
         allow_negative_numbers = true
     )]
-    pub size: usize,
+    pub size: BoardSize,
     /// Number of playouts in all, split evenly over the threads
     /// [default: 200000 up to 9x9, 50000 above].
     #[arg(
@@ -83,8 +84,8 @@ impl BenchArgs {
 
 /// Playouts of a bench given neither `--playouts` nor `--seconds`: about a second or two.
 #[must_use]
-pub fn default_playouts(size: usize) -> u64 {
-    if size <= 9 {
+pub fn default_playouts(size: BoardSize) -> u64 {
+    if size.get() <= 9 {
         200_000
     } else {
         50_000
@@ -188,7 +189,7 @@ fn text_report(cfg: &BenchConfig, st: &BenchStats) -> String {
 
 // ----- argument parsers: each error says what is accepted -----
 
-fn parse_size(s: &str) -> Result<usize, BadValue> {
+fn parse_size(s: &str) -> Result<BoardSize, BadValue> {
     values::board_size(s)
 }
 
@@ -223,7 +224,6 @@ fn parse_kernel(s: &str) -> Result<Kernel, BadValue> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::SUPPORTED_SIZES;
     use crate::cli::{Cli, Command};
     use clap::Parser;
     use std::time::Duration;
@@ -243,7 +243,7 @@ mod tests {
     fn defaults() {
         let a = parse(&[]).unwrap();
         let cfg = a.config();
-        assert_eq!(cfg.size, 9);
+        assert_eq!(cfg.size, BoardSize::NINE);
         assert_eq!(cfg.limit, Limit::Playouts(200_000));
         assert_eq!((cfg.threads, cfg.seed, cfg.komi), (1, 1, 7.5));
         assert!(!a.json);
@@ -270,7 +270,7 @@ mod tests {
         ])
         .unwrap();
         let cfg = a.config();
-        assert_eq!(cfg.size, 13);
+        assert_eq!(cfg.size, BoardSize::THIRTEEN);
         assert_eq!(cfg.limit, Limit::Seconds(0.5));
         assert_eq!((cfg.threads, cfg.seed, cfg.komi), (2, 42, -3.5));
         assert!(a.json);
@@ -280,7 +280,7 @@ mod tests {
 
     #[test]
     fn every_supported_size_parses() {
-        for n in SUPPORTED_SIZES {
+        for n in BoardSize::all() {
             assert_eq!(parse(&["--size", &n.to_string()]).unwrap().size, n);
         }
     }

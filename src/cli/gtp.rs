@@ -1,6 +1,7 @@
 //! `tengen gtp` (also what `tengen` runs with no subcommand).
 
 use super::PolicyArgs;
+use crate::board::BoardSize;
 use crate::engine::player::EngineConfig;
 use crate::engine::{Algorithm, Backup, FlatOutcome, Limits, Params};
 use crate::gtp::{self, Settings};
@@ -67,9 +68,9 @@ pub struct GtpArgs {
           value_parser = playouts, allow_negative_numbers = true)]
     pub estimate_playouts: u64,
     /// Board size before the controller sets one: 2 to 19 (`9` and `9x9` both work).
-    #[arg(long, default_value_t = 19, value_parser = values::board_size,
+    #[arg(long, default_value = "19", value_parser = values::board_size,
           allow_negative_numbers = true)]
-    pub size: usize,
+    pub size: BoardSize,
     /// Komi before the controller sets one.
     #[arg(long, default_value_t = 7.5, value_parser = values::komi, allow_negative_numbers = true)]
     pub komi: f32,

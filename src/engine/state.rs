@@ -144,6 +144,10 @@ fn winner_of(score: f32) -> Option<Color> {
 impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
     type Set = Bitboard<W>;
 
+    /// The search's workers get a copy for the newer instruction sets on 9x9, 13x13 and 19x19
+    /// only (`crate::cpu::is_specialised`).
+    const FAST_CODE: bool = crate::cpu::Specialised::<N>::YES;
+
     #[inline(always)]
     fn to_move(&self) -> Color {
         self.to_move

@@ -55,6 +55,7 @@ pub mod clock;
 mod commands;
 pub mod parse;
 
+use crate::board::BoardSize;
 use crate::engine::player::{new_engine, Engine, EngineConfig};
 use crate::engine::Limits;
 use clock::Clock;
@@ -73,7 +74,7 @@ pub struct Settings {
     /// implicit default: it does not cap a search the clock limits).
     pub default_playouts: Option<u64>,
     /// Board size and komi before the controller sets them.
-    pub size: usize,
+    pub size: BoardSize,
     pub komi: f32,
     /// Write a search summary to stderr after every generated move.
     pub verbose: bool,
@@ -94,7 +95,7 @@ impl Default for Settings {
                 early_stop: true,
             },
             default_playouts: Some(20_000),
-            size: 19,
+            size: BoardSize::NINETEEN,
             komi: 7.5,
             verbose: true,
             live_gfx: false,
@@ -213,12 +214,7 @@ where
     O: Write,
     E: Write,
 {
-    let engine = new_engine(settings.size, settings.komi, settings.config).ok_or_else(|| {
-        io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("unsupported board size {}", settings.size),
-        )
-    })?;
+    let engine = new_engine(settings.size, settings.komi, settings.config);
     let mut s = Server {
         engine,
         settings,

@@ -237,7 +237,10 @@ impl<G: SearchGame> Flat<'_, G> {
         all_equal.then_some(StopReason::Settled)
     }
 
-    /// One playout starting with root move `k`.
+    /// One playout starting with root move `k`. Inline, so that it is compiled into the
+    /// dispatched runner for the CPU's instruction set: out of line it was one baseline copy
+    /// that every CPU ran (no POPCNT in the board's liberty counts).
+    #[inline(always)]
     fn playout(&mut self, k: usize, state: &mut G, rng: &mut Pcg32) {
         let me = self.me;
         state.copy_from(self.root);
@@ -406,7 +409,7 @@ pub fn run<G: SearchGame>(
     monitor: Option<Monitor<'_, G>>,
     seed: u64,
 ) -> Report {
-    crate::cpu::dispatch(FlatRun {
+    super::dispatch_for::<G, _>(FlatRun {
         root,
         params,
         limits,

@@ -158,6 +158,12 @@ pub struct Rollout<S> {
 pub trait SearchGame: Clone + Send + Sync {
     type Set: ActionSet;
 
+    /// Whether the search's workers for this game are compiled for the CPU's newer instruction
+    /// sets as well as for the baseline (see [`crate::cpu::dispatch`]). A game type that is
+    /// seldom searched says no and saves the build a copy of every worker; its searches run
+    /// the baseline copy.
+    const FAST_CODE: bool = true;
+
     /// The player to move.
     fn to_move(&self) -> Color;
 
@@ -237,6 +243,18 @@ pub trait SearchGame: Clone + Send + Sync {
     fn priors(&self, actions: &[Action], weight: u32, out: &mut Vec<tree::Stats>) {
         let _ = weight;
         out.extend(actions.iter().map(|_| tree::Stats::default()));
+    }
+}
+
+/// Runs a search task of game `G`: with the CPU's best instruction set when
+/// [`SearchGame::FAST_CODE`] says so, as baseline code otherwise. `G::FAST_CODE` is a constant
+/// the compiler evaluates before generating code, so the arm not taken is never compiled.
+#[inline(always)]
+fn dispatch_for<G: SearchGame, T: crate::cpu::Task>(task: T) -> T::Output {
+    if G::FAST_CODE {
+        crate::cpu::dispatch(task)
+    } else {
+        crate::cpu::Portable.enter(task)
     }
 }
 

@@ -14,6 +14,7 @@
 mod runner;
 mod stats;
 
+use crate::board::BoardSize;
 use crate::board::Color;
 use crate::sgf;
 use anyhow::Context;
@@ -39,9 +40,9 @@ pub struct MatchArgs {
     /// Number of games; A takes Black in the even-numbered games (the first is game 0).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
-    /// Board size.
-    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u32).range(2..=19))]
-    pub size: u32,
+    /// Board size: 2 to 19 (`9` and `9x9` both work).
+    #[arg(long, default_value = "9", value_parser = crate::values::board_size)]
+    pub size: BoardSize,
     /// Komi.
     #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
     pub komi: f32,
@@ -100,7 +101,7 @@ impl MatchArgs {
 }
 
 pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
-    let size = a.size as usize;
+    let size = a.size;
     std::fs::create_dir_all(&a.sgf_dir)
         .with_context(|| format!("cannot create {}", a.sgf_dir.display()))?;
     let streams = a.parallel.clamp(1, 2);
@@ -272,7 +273,7 @@ fn report(
         incidents.push((g, format!("game {g}: engine {name} ({c}) forfeits: {why}")));
     }
     let record = sgf::Record {
-        size: a.size as usize,
+        size: a.size.get(),
         komi: Some(a.komi),
         moves: r.moves.clone(),
         black_name: Some(r.names[bi].clone()),

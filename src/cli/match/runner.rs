@@ -144,9 +144,9 @@ impl<'a> Stream<'a> {
 
     pub(super) fn play(&mut self, g: u32) -> anyhow::Result<GameResult> {
         let a = self.a;
-        let size = a.size as usize;
+        let size = a.size;
         let timeout = Duration::from_secs_f64(a.timeout.max(1.0));
-        let max_moves = a.max_moves.unwrap_or(3 * a.size * a.size);
+        let max_moves = a.max_moves.unwrap_or(3 * a.size.area() as u32);
         let a_black = g % 2 == 0;
         let (bi, wi) = if a_black { (0, 1) } else { (1, 0) };
         for p in &mut self.players {
@@ -158,9 +158,7 @@ impl<'a> Stream<'a> {
                 setup(c, &format!("time_settings 0 {s} 1"), timeout)?;
             }
         }
-        let Some(mut judge) = new_engine(size, a.komi, EngineConfig::default()) else {
-            bail!("unsupported board size {size}");
-        };
+        let mut judge = new_engine(size, a.komi, EngineConfig::default());
         let (ending, moves) = play_game(
             &mut self.players,
             bi,
@@ -174,7 +172,7 @@ impl<'a> Stream<'a> {
                 self.referee.as_mut(),
                 judge.as_mut(),
                 &moves,
-                size,
+                size.get(),
                 a.komi,
                 timeout,
             )?),

@@ -314,7 +314,7 @@ mod tests {
             "f.txt",
         ])
         .unwrap();
-        assert_eq!(a.bench.size, 19);
+        assert_eq!(a.bench.size, crate::board::BoardSize::NINETEEN);
         assert_eq!(a.out.output.to_str(), Some("f.svg"));
         assert_eq!(
             a.out.pprof.as_deref().and_then(|p| p.to_str()),
@@ -356,7 +356,10 @@ mod tests {
         let Some(Workload::Search(s)) = a.workload else {
             panic!("{a:?}")
         };
-        assert_eq!((s.genmoves, s.gtp.threads, s.gtp.size), (3, 2, 9));
+        assert_eq!(
+            (s.genmoves, s.gtp.threads, s.gtp.size),
+            (3, 2, crate::board::BoardSize::NINE)
+        );
         assert_eq!(s.gtp.playouts, Some(500));
         assert_eq!(s.sgf.as_deref().and_then(|p| p.to_str()), Some("g.sgf"));
         assert_eq!(s.out.output.to_str(), Some("s.svg"));

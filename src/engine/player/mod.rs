@@ -33,7 +33,7 @@ mod go_engine;
 
 pub use go_engine::GoEngine;
 
-use crate::board::{Board, ByColor, Color};
+use crate::board::{with_size, BoardSize, ByColor, Color, SizeTask};
 use crate::engine::MoveRule;
 use crate::game::{GameError, Vertex, VertexMove};
 use crate::mcts::{Limits, Params, StopReason};
@@ -223,24 +223,26 @@ pub trait Engine: Send {
     fn ownership(&mut self) -> Vec<f32>;
 }
 
-/// An engine for `size x size`, or `None` if the size is not supported.
+/// An engine for `size x size`.
 ///
-/// Every size of the kernel (2 to 19) is compiled in. Each size monomorphises the search, the
-/// game and the playout: a release build of the crate (thin LTO, one codegen unit) takes 38 s
-/// of CPU (28 s wall on 2 cores) with the engine for 9x9 only and 77 s (61 s wall) with all 18
-/// sizes, about 2 s per size; with fat LTO it was 34 s and 68 s of CPU. We accept that for a
-/// GTP engine that takes any `boardsize` a controller sends.
+/// Every size of the kernel (2 to 19) is compiled in: each monomorphises the game, the search and
+/// the playouts, with a copy for the newer instruction sets on the specialised sizes only
+/// (`crate::cpu::is_specialised`; `perf/build.md` has the build's cost of each).
 #[must_use]
-pub fn new_engine(size: usize, komi: f32, cfg: EngineConfig) -> Option<Box<dyn Engine>> {
-    crate::with_board_size!(size, B => Some(<B as MakeEngine>::make(komi, cfg)), _ => None)
+pub fn new_engine(size: BoardSize, komi: f32, cfg: EngineConfig) -> Box<dyn Engine> {
+    with_size(size, MakeEngine { komi, cfg })
 }
 
-trait MakeEngine {
-    fn make(komi: f32, cfg: EngineConfig) -> Box<dyn Engine>;
+/// [`new_engine`]'s work, given the board types by [`with_size`].
+struct MakeEngine {
+    komi: f32,
+    cfg: EngineConfig,
 }
 
-impl<const N: usize, const W: usize> MakeEngine for Board<N, W> {
-    fn make(komi: f32, cfg: EngineConfig) -> Box<dyn Engine> {
-        Box::new(GoEngine::<N, W>::new(komi, cfg))
+impl SizeTask for MakeEngine {
+    type Output = Box<dyn Engine>;
+
+    fn run<const N: usize, const W: usize>(self) -> Box<dyn Engine> {
+        Box::new(GoEngine::<N, W>::new(self.komi, self.cfg))
     }
 }

@@ -2,7 +2,7 @@
 //! settings and SGF files.
 
 use super::{bad_value, color_name, err, game_error, ok};
-use crate::board::{ByColor, Color};
+use crate::board::{BoardSize, ByColor, Color};
 use crate::engine::player::{new_engine, StoneStatus};
 use crate::game::{format_score, VertexMove};
 use crate::gtp::clock::TimeSystem;
@@ -22,14 +22,9 @@ impl<O: Write, E: Write> Server<O, E> {
             Err(e) if e.out_of_range => return err("unacceptable size"),
             Err(e) => return bad_value(&e),
         };
-        match new_engine(n, self.engine.komi(), *self.engine.config()) {
-            Some(e) => {
-                self.engine = e;
-                self.record.loaded = None;
-                ok("")
-            }
-            None => err("unacceptable size"),
-        }
+        self.engine = new_engine(n, self.engine.komi(), *self.engine.config());
+        self.record.loaded = None;
+        ok("")
     }
 
     pub(super) fn play(&mut self, args: &[&str]) -> Reply {
@@ -195,9 +190,10 @@ impl<O: Write, E: Write> Server<O, E> {
             return err("cannot load file");
         };
         let komi = rec.komi.unwrap_or(self.engine.komi());
-        let Some(mut engine) = new_engine(rec.size, komi, *self.engine.config()) else {
+        let Some(size) = BoardSize::new(rec.size) else {
             return err("cannot load file");
         };
+        let mut engine = new_engine(size, komi, *self.engine.config());
         let first = rec.player.or(rec.moves.first().map(|&(c, _)| c)).unwrap_or(
             if rec.setup[Color::Black].len() > rec.setup[Color::White].len()
                 && rec.setup[Color::White].is_empty()

@@ -235,7 +235,7 @@ impl<G: SearchGame> Searcher<G> {
             let handles: Vec<_> = (0..n_threads)
                 .map(|t| {
                     let sh = &sh;
-                    s.spawn(move || crate::cpu::dispatch(Worker { sh, t }))
+                    s.spawn(move || crate::mcts::dispatch_for::<G, _>(Worker { sh, t }))
                 })
                 .collect();
             let mut monitor = monitor;

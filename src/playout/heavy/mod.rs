@@ -40,6 +40,8 @@ use crate::board::geometry::CELL_EMPTY;
 use crate::board::{Bitboard, Board, ByColor, Color, Point};
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::X86_64V3;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::{Cpu, Specialised, Task};
 use crate::playout::light::{Outcome, PlayoutConfig};
 use crate::playout::patterns::{self, PatternTable};
 use rand_core::RngCore;
@@ -141,25 +143,10 @@ impl<'a> Mover<'a> {
         self.choose_inline(board, c, last, rng)
     }
 
-    /// [`Self::choose`] compiled for x86-64-v3: the same moves, with the POPCNT, TZCNT and
-    /// BMI2 instructions the baseline target lacks (its liberty counts are popcounts).
-    ///
-    /// # Safety
-    /// The CPU must have AVX2, BMI1, BMI2, LZCNT and POPCNT (a value of [`X86_64V3`] proves it).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    unsafe fn choose_x86_64_v3<const N: usize, const W: usize, R: RngCore>(
-        &self,
-        _cpu: X86_64V3,
-        board: &mut Board<N, W>,
-        c: Color,
-        last: Option<usize>,
-        rng: &mut R,
-    ) -> Option<usize> {
-        self.choose_inline(board, c, last, rng)
-    }
-
-    /// [`Self::choose`] with the best instruction set `v3` allows (`None`: the baseline).
+    /// [`Self::choose`] with the best instruction set `v3` allows (`None`: the baseline). On
+    /// the specialised sizes (`crate::cpu::is_specialised`) and an x86-64-v3 CPU, it runs a copy
+    /// compiled for x86-64-v3: the same moves, with the POPCNT, TZCNT and BMI2 instructions the
+    /// baseline target lacks (its liberty counts are popcounts).
     #[inline(always)]
     fn choose_with<const N: usize, const W: usize, R: RngCore>(
         &self,
@@ -169,10 +156,18 @@ impl<'a> Mover<'a> {
         last: Option<usize>,
         rng: &mut R,
     ) -> Option<usize> {
+        // A constant condition: the x86-64-v3 copy is generated for the specialised sizes only.
         #[cfg(target_arch = "x86_64")]
-        if let Some(cpu) = v3 {
-            // SAFETY: `cpu` exists, so the CPU has every feature the function is compiled for.
-            return unsafe { self.choose_x86_64_v3(cpu, board, c, last, rng) };
+        if Specialised::<N>::YES {
+            if let Some(cpu) = v3 {
+                return cpu.enter(Choose {
+                    mover: self,
+                    board,
+                    c,
+                    last,
+                    rng,
+                });
+            }
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = v3;
@@ -233,6 +228,28 @@ impl<'a> Mover<'a> {
             }
         }
         self.random_move_inline(board, c, rng)
+    }
+}
+
+/// [`Mover::choose`] as a task for [`Cpu::enter`], which compiles it (every rule inlined) for
+/// the token's instruction set.
+#[cfg(target_arch = "x86_64")]
+struct Choose<'m, 'b, 'r, const N: usize, const W: usize, R> {
+    mover: &'m Mover<'m>,
+    board: &'b mut Board<N, W>,
+    c: Color,
+    last: Option<usize>,
+    rng: &'r mut R,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<const N: usize, const W: usize, R: RngCore> Task for Choose<'_, '_, '_, N, W, R> {
+    type Output = Option<usize>;
+
+    #[inline(always)]
+    fn run<C: Cpu>(self, _cpu: C) -> Option<usize> {
+        self.mover
+            .choose_inline(self.board, self.c, self.last, self.rng)
     }
 }
 

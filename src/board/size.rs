@@ -1,0 +1,147 @@
+//! The one size boundary: a validated [`BoardSize`] value above it, the kernel's size types
+//! below it, and [`with_size`], the one function that turns the first into the second.
+//!
+//! The kernel's boards are generic over their side `N` and word count `W`, so that each
+//! geometry is a set of compile-time constants in the hot loop. Everything above the playout
+//! (the engine, GTP, SGF, `match`, the CLI) holds a [`BoardSize`] instead, which can only be
+//! made for a supported side, and reaches a generic board only through [`with_size`]: no
+//! layer above has to handle a size that cannot happen.
+//!
+//! Only the sizes people measure and play get code compiled for the CPU's newer instruction
+//! sets ([`BoardSize::is_specialised`]: 9, 13 and 19). The other sizes run the same generic
+//! code compiled once, for the baseline target; see `perf/build.md` for what each choice costs.
+
+use super::geometry::MAX_SIZE;
+use std::fmt;
+
+pub use crate::cpu::{is_specialised, Specialised};
+
+/// Smallest supported side length.
+pub const MIN_SIZE: usize = 2;
+
+/// A supported board side length, 2 to 19. Holding one is the proof that the size is
+/// supported, so [`with_size`] has no error case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BoardSize(u8);
+
+impl BoardSize {
+    /// 9x9.
+    pub const NINE: BoardSize = BoardSize(9);
+    /// 13x13.
+    pub const THIRTEEN: BoardSize = BoardSize(13);
+    /// 19x19.
+    pub const NINETEEN: BoardSize = BoardSize(19);
+
+    /// The size of side `n`, or `None` unless `MIN_SIZE <= n <= MAX_SIZE`.
+    #[must_use]
+    pub const fn new(n: usize) -> Option<BoardSize> {
+        if n >= MIN_SIZE && n <= MAX_SIZE {
+            Some(BoardSize(n as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The side length.
+    #[must_use]
+    #[inline(always)]
+    pub const fn get(self) -> usize {
+        self.0 as usize
+    }
+
+    /// Points on the board.
+    #[must_use]
+    pub const fn area(self) -> usize {
+        self.get() * self.get()
+    }
+
+    /// Every supported size, smallest first.
+    pub fn all() -> impl Iterator<Item = BoardSize> {
+        (MIN_SIZE..=MAX_SIZE).map(|n| BoardSize(n as u8))
+    }
+
+    /// Whether the hot loops of this size are compiled for the CPU's newer instruction sets
+    /// too (see [`crate::cpu::is_specialised`]).
+    #[must_use]
+    pub const fn is_specialised(self) -> bool {
+        is_specialised(self.get())
+    }
+}
+
+impl fmt::Display for BoardSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// Work that needs the kernel's size types: [`with_size`] calls [`SizeTask::run`] with the
+/// board side `N` and word count `W` of a [`BoardSize`].
+pub trait SizeTask {
+    type Output;
+    /// Runs the work on boards of side `N` in `W` words (`W == words_for(N)`).
+    fn run<const N: usize, const W: usize>(self) -> Self::Output;
+}
+
+/// Runs `task` with the kernel's size types for `size`: the one place where a run-time size
+/// becomes a compile-time one.
+pub fn with_size<T: SizeTask>(size: BoardSize, task: T) -> T::Output {
+    match size.get() {
+        2 => task.run::<2, 1>(),
+        3 => task.run::<3, 1>(),
+        4 => task.run::<4, 1>(),
+        5 => task.run::<5, 1>(),
+        6 => task.run::<6, 1>(),
+        7 => task.run::<7, 1>(),
+        8 => task.run::<8, 2>(),
+        9 => task.run::<9, 2>(),
+        10 => task.run::<10, 2>(),
+        11 => task.run::<11, 3>(),
+        12 => task.run::<12, 3>(),
+        13 => task.run::<13, 3>(),
+        14 => task.run::<14, 4>(),
+        15 => task.run::<15, 4>(),
+        16 => task.run::<16, 5>(),
+        17 => task.run::<17, 5>(),
+        18 => task.run::<18, 6>(),
+        19 => task.run::<19, 6>(),
+        // `BoardSize::new` makes sizes 2 to 19 only.
+        n => unreachable!("BoardSize({n}) cannot be made"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::words_for;
+
+    struct Side;
+    impl SizeTask for Side {
+        type Output = (usize, usize);
+        fn run<const N: usize, const W: usize>(self) -> (usize, usize) {
+            (N, W)
+        }
+    }
+
+    #[test]
+    fn every_size_reaches_its_own_types() {
+        let all: Vec<_> = BoardSize::all().collect();
+        assert_eq!(all.len(), MAX_SIZE - MIN_SIZE + 1);
+        for s in all {
+            assert_eq!(with_size(s, Side), (s.get(), words_for(s.get())));
+            assert_eq!(BoardSize::new(s.get()), Some(s));
+        }
+    }
+
+    #[test]
+    fn only_supported_sides_make_a_size() {
+        for n in [0, 1, 20, 25, usize::MAX] {
+            assert_eq!(BoardSize::new(n), None, "{n}");
+        }
+        let spec: Vec<_> = BoardSize::all().filter(|s| s.is_specialised()).collect();
+        assert_eq!(
+            spec,
+            [BoardSize::NINE, BoardSize::THIRTEEN, BoardSize::NINETEEN]
+        );
+        const { assert!(Specialised::<9>::YES && !Specialised::<10>::YES) };
+    }
+}
