@@ -83,7 +83,11 @@ impl Isa {
 
 /// A token type for code compiled for one instruction set. A value is the proof that the CPU
 /// has the token's features, so only [`Portable`] can be made freely.
-pub trait Cpu: Copy + Send + Sync + std::fmt::Debug + 'static {
+///
+/// Sealed: safe code (the search's PEXT ranks, the selection's AVX2 lanes) runs an instruction
+/// when `C::BMI2` or `C::AVX2` says so and a value of `C` is at hand, which is sound only
+/// because no type outside this module can claim features it cannot prove.
+pub trait Cpu: sealed::Sealed + Copy + Send + Sync + std::fmt::Debug + 'static {
     /// The instruction set the token stands for.
     const ISA: Isa;
     /// Whether the CPU has AVX2.
@@ -96,6 +100,16 @@ pub trait Cpu: Copy + Send + Sync + std::fmt::Debug + 'static {
     /// Runs `task` compiled for this token's instruction set (the token proves the CPU has
     /// it, so this is safe).
     fn enter<T: Task>(self, task: T) -> T::Output;
+}
+
+mod sealed {
+    /// Implemented by this module's token types only (see [`super::Cpu`]).
+    pub trait Sealed {}
+    impl Sealed for super::Portable {}
+    #[cfg(target_arch = "x86_64")]
+    impl Sealed for super::X86_64V3 {}
+    #[cfg(target_arch = "x86_64")]
+    impl Sealed for super::Avx512 {}
 }
 
 /// The baseline target: every CPU.

@@ -75,7 +75,7 @@ const _: () = assert!(std::mem::size_of::<Node>() == 24);
 /// One node: the move that led to it and its statistics (24 bytes, so a 9x9 child block of 82
 /// nodes spans 31 cache lines). The layout is fixed: the selection's AVX2 lanes read the two
 /// statistics words together ([`Node::STATS_PAIR`]).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, bytemuck::Zeroable)]
 #[repr(C)]
 pub struct Node {
     /// Tree statistics ([`Stats`] packed); visits are counted on the way down (a virtual loss
@@ -324,10 +324,10 @@ impl Tree {
     pub fn with_mix(capacity: usize, mix: bool) -> Tree {
         let capacity = capacity.clamp(1, u32::MAX as usize);
         Tree {
-            nodes: zeroed_nodes(capacity),
+            nodes: zeroed(capacity),
             used: AtomicU32::new(1),
             mix: if mix {
-                zeroed_u32(capacity)
+                zeroed(capacity)
             } else {
                 Box::default()
             },
@@ -530,20 +530,15 @@ impl Tree {
     }
 }
 
-/// `n` nodes, all zero (a valid empty node: every field is an atomic integer).
-fn zeroed_nodes(n: usize) -> Box<[Node]> {
-    let layout = std::alloc::Layout::array::<Node>(n).expect("tree capacity overflows memory");
-    // SAFETY: `layout` has a nonzero size (n >= 1 and Node is not zero-sized). An all-zero bit
-    // pattern is a valid `Node` because every field is an atomic integer. The pointer comes from
-    // the global allocator with the layout of `[Node; n]`, which is what `Box<[Node]>` frees with.
-    unsafe {
-        let p = std::alloc::alloc_zeroed(layout).cast::<Node>();
-        if p.is_null() {
-            std::alloc::handle_alloc_error(layout);
-        }
-        advise_huge_pages(p.cast(), layout.size());
-        Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
-    }
+/// `n` zeroed values (`n` may be 0), allocated zeroed, so the operating system zeroes a large
+/// arena lazily as it is touched, with the huge-page hint. For the nodes (an all-zero node is a
+/// valid empty one: every field is an atomic integer) and the mix counters.
+fn zeroed<T: bytemuck::Zeroable>(n: usize) -> Box<[T]> {
+    let layout = std::alloc::Layout::array::<T>(n).expect("tree capacity overflows memory");
+    let mut b = bytemuck::allocation::try_zeroed_slice_box::<T>(n)
+        .unwrap_or_else(|()| std::alloc::handle_alloc_error(layout));
+    advise_huge_pages(b.as_mut_ptr().cast(), layout.size());
+    b
 }
 
 /// Asks the operating system to back the 2 MiB-aligned part of the `bytes` bytes at `p` with
@@ -569,25 +564,18 @@ fn advise_huge_pages(p: *mut u8, bytes: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_p: *mut u8, _bytes: usize) {}
 
-/// `n` zeroed counters (lazily zeroed by the operating system, like the nodes).
-fn zeroed_u32(n: usize) -> Box<[AtomicU32]> {
-    let layout = std::alloc::Layout::array::<AtomicU32>(n).expect("tree capacity overflows memory");
-    // SAFETY: `layout` has a nonzero size (n >= 1). An all-zero `AtomicU32` is valid. The pointer
-    // comes from the global allocator with the layout of `[AtomicU32; n]`, which is what
-    // `Box<[AtomicU32]>` frees with.
-    unsafe {
-        let p = std::alloc::alloc_zeroed(layout).cast::<AtomicU32>();
-        if p.is_null() {
-            std::alloc::handle_alloc_error(layout);
-        }
-        advise_huge_pages(p.cast(), layout.size());
-        Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn zeroed_arenas_of_any_length() {
+        assert!(zeroed::<Node>(0).is_empty());
+        assert!(zeroed::<AtomicU32>(0).is_empty());
+        let nodes = zeroed::<Node>(3 << 20);
+        assert_eq!(nodes.len(), 3 << 20);
+        assert_eq!(nodes[(3 << 20) - 1].stats.load(Relaxed), 0);
+    }
 
     #[test]
     fn mix_moves_from_mean_to_max() {
