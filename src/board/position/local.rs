@@ -1,0 +1,203 @@
+//! The local views the playout policies read: cells, rings and liberty counts around a point.
+
+use super::*;
+
+impl<const N: usize, const W: usize> Board<N, W> {
+    // ----- local views for playout policies -----
+
+    /// The mailbox value of bit index `i` (`CELL_EMPTY`, `cell_of(colour)` or `CELL_OFF`); any
+    /// on-board point or neighbour or diagonal of one.
+    #[must_use]
+    #[inline(always)]
+    pub fn cell_at(&self, i: usize) -> u8 {
+        self.cell(i)
+    }
+
+    /// The eight cells around the on-board point `i`, two bits each, in `Geometry::ring` order
+    /// (a quarter turn of the 3x3 neighbourhood is a rotation of the code by four bits).
+    #[must_use]
+    #[inline(always)]
+    pub fn ring_code(&self, i: usize) -> u16 {
+        let mut code = 0u16;
+        for (k, q) in Geometry::<N, W>::ring(i).into_iter().enumerate() {
+            code |= u16::from(self.cell(q)) << (2 * k);
+        }
+        code
+    }
+
+    /// The eight cells around the on-board point `i`, two bits each, in increasing bit-index
+    /// order (SW, S, SE, W, E, NW, N, NE; see [`crate::playout::patterns`]): the same cells as
+    /// [`Self::ring_code`], read as three rows of the mailbox instead of eight cells.
+    #[must_use]
+    #[inline(always)]
+    pub fn raster_code(&self, i: usize) -> u16 {
+        // The rows start at the cells of `i - S - 1`, `i - 1` and `i + S - 1`: cell indices `i`,
+        // `i + S` and `i + 2 S` (see `Geometry::CELL_OFFSET`).
+        let s = Geometry::<N, W>::S;
+        let south = self.row4(i);
+        let middle = self.row4(i + s);
+        let north = self.row4(i + 2 * s);
+        // Three bytes of 0..=3 at bits 0, 8 and 16 to six bits: the product's terms do not
+        // overlap, so bits 12..18 are the bytes side by side.
+        let three = |x: u32| ((x & 0x03_0303).wrapping_mul(0x1041) >> 12) & 0x3f;
+        let middle = middle & 0x03_0003;
+        let west_east = (middle | (middle >> 14)) & 0xf;
+        (three(south) | (west_east << 6) | (three(north) << 10)) as u16
+    }
+
+    /// The empty cells among the eight around the on-board point `i`, one bit each in
+    /// `Geometry::ring` order (bit `k` for `ring(i)[k]`): a policy visits just those, without a
+    /// branch on each cell.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn ring_empties(&self, i: usize) -> u32 {
+        let code = u32::from(self.raster_code(i));
+        // Bit 2 r set where raster cell r is empty (both of its bits clear).
+        let e = !(code | (code >> 1)) & 0x5555;
+        // Ring position k is raster position SW 0, S 1, SE 2, E 4, NE 7, N 6, NW 5, W 3.
+        (e & 1)
+            | ((e >> 1) & 2)
+            | ((e >> 2) & 4)
+            | ((e >> 5) & 8)
+            | ((e >> 10) & 16)
+            | ((e >> 7) & 32)
+            | ((e >> 4) & 64)
+            | ((e << 1) & 128)
+    }
+
+    /// The cells of the four orthogonal neighbours of the on-board point `i`, one byte each in
+    /// `Geometry::around` order.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn cells_around(&self, i: usize) -> Packed {
+        self.around_cells(i)
+    }
+
+    /// Whether the simple-ko rule forbids `c` to play `i` now.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn ko_bans(&self, c: Color, i: usize) -> bool {
+        self.ko == i as u16 && self.ko_color == c
+    }
+
+    /// Whether the point `i` has two or more empty orthogonal neighbours.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn two_empty_around(&self, i: usize) -> bool {
+        let empty = zero_bytes(self.around_cells(i));
+        // Two or more bits set.
+        empty & empty.wrapping_sub(1) != 0
+    }
+
+    /// Four mailbox bytes from cell index `k` (clamped to the mailbox), little-endian.
+    #[inline(always)]
+    pub(super) fn row4(&self, k: usize) -> u32 {
+        let k = k.min(MAILBOX - 4);
+        u32::from_le_bytes([
+            self.cell[k],
+            self.cell[k + 1],
+            self.cell[k + 2],
+            self.cell[k + 3],
+        ])
+    }
+
+    // The raw-index views below serve the playout policies inside the crate. Each takes the
+    // bit index of a stone (or of an empty point); given another index it answers for a wrong
+    // entry of the board, never reading outside it.
+
+    /// Liberty count of the chain on the stone `i`. Precondition: `i` holds a stone.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn stone_libs(&self, i: usize) -> u32 {
+        self.chain(self.root_of(i)).lib_count
+    }
+
+    /// The chain on the stone `i`. Precondition: `i` holds a stone.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn stone_chain(&self, i: usize) -> &Chain<W> {
+        self.chain(self.root_of(i))
+    }
+
+    /// The root point (chain identity) of the stone `i`. Precondition: `i` holds a stone.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn stone_root(&self, i: usize) -> usize {
+        self.root_of(i)
+    }
+
+    /// A lower bound on the liberties the chain of a stone `c` would play on the empty point
+    /// `i` would have, not counting the ko rule: the empty neighbours of `i`, the liberties of
+    /// `c`'s chains next to it (less `i`), and the points of next-door opponent chains in atari,
+    /// which the move captures (only the captured stones next to `i` are counted as new
+    /// liberties: the capture may free more of the chain's outline). Precondition: `i` is on
+    /// the board.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn libs_after_lower_bound(&self, c: Color, i: usize) -> u32 {
+        self.libs_after_cells(c, i, self.around_cells(i))
+    }
+
+    /// [`Self::libs_after_lower_bound`] given the cells around `i` (`around_cells(i)`): only
+    /// the stones among them are visited, from bit masks, without a branch on each cell.
+    #[inline(always)]
+    pub(super) fn libs_after_cells(&self, c: Color, i: usize, cells: Packed) -> u32 {
+        let around = Geometry::<N, W>::around(i);
+        let at = |bits: u32| around[(bits.trailing_zeros() / 8) as usize & 3];
+        let mut libs = Geometry::<N, W>::neighbours_of(i) & self.empty;
+        let mut own = bytes_eq(cells, cell_of(c.index()));
+        while own != 0 {
+            libs |= self.chain(self.root_of(at(own))).libs;
+            own &= own - 1;
+        }
+        let mut opp = bytes_eq(cells, cell_of((!c).index()));
+        while opp != 0 {
+            let q = at(opp);
+            opp &= opp - 1;
+            if self.chain(self.root_of(q)).lib_count == 1 {
+                libs.insert(q);
+            }
+        }
+        libs.remove(i);
+        libs.count()
+    }
+
+    /// Whether the empty point `i` is a candidate for `c` ([`Self::is_candidate`]) that is not
+    /// a self-atari of two or more stones (an own neighbour, and
+    /// [`Self::libs_after_lower_bound`] below two), in one look at the four neighbours: with
+    /// no empty neighbour the move is legal exactly when that bound is at least one (an own
+    /// string next to `i` with a liberty besides `i`, or an opponent string in atari), so one
+    /// pass over the neighbouring strings answers both the legality and the self-atari test.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn is_candidate_not_self_atari(&self, c: Color, i: usize) -> bool {
+        let cells = self.around_cells(i);
+        let empty = zero_bytes(cells);
+        if self.ko_bans(c, i) {
+            return false;
+        }
+        if empty & empty.wrapping_sub(1) != 0 {
+            // Two empty neighbours: legal, no eye, two liberties at least.
+            return true;
+        }
+        let own = cell_of(c.index());
+        let has_own = bytes_eq(cells, own) != 0;
+        if empty != 0 {
+            // One empty neighbour: legal and no eye; a self-atari only next to an own string.
+            return !has_own || self.libs_after_cells(c, i, cells) >= 2;
+        }
+        if self.eyelike_cells(c, i, cells) {
+            return false;
+        }
+        let libs = self.libs_after_cells(c, i, cells);
+        libs >= 2 || (libs == 1 && !has_own)
+    }
+
+    /// Whether [`Self::libs_after_lower_bound`] is at least two: at once when `i` has two empty
+    /// neighbours (they are counted), else by the count.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn libs_after_at_least_two(&self, c: Color, i: usize) -> bool {
+        self.two_empty_around(i) || self.libs_after_lower_bound(c, i) >= 2
+    }
+}
