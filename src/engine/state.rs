@@ -8,11 +8,12 @@
 
 use crate::board::geometry::cell_of;
 use crate::board::{Bitboard, Board, ByColor, Color, Geometry, LightBoard, Move, Point};
+use crate::cpu::{Cpu, Task};
 use crate::game::tromp_taylor_area;
 use crate::mcts::tree::Stats;
 use crate::mcts::{Action, Rollout, SearchGame};
-use crate::playout::{heavy_playout, light_playout, light_playout_without_areas};
-use crate::playout::{HeavyPlayout, MoveLog, PlayoutConfig};
+use crate::playout::{heavy_playout, light_playout_with};
+use crate::playout::{HeavyPlayout, MoveLog, Outcome, PlayoutConfig};
 use crate::playout::{Policy, PolicyTables};
 use crate::rng::splitmix64;
 use rand_core::RngCore;
@@ -269,11 +270,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             };
         }
         let o = if self.light_policy {
-            if self.areas {
-                light_playout(&mut self.light, self.to_move, &self.cfg, rng)
-            } else {
-                light_playout_without_areas(&mut self.light, self.to_move, &self.cfg, rng)
-            }
+            light_rollout(&mut self.light, self.to_move, &self.cfg, self.areas, rng)
         } else {
             let last = self.log.last();
             heavy_playout(
@@ -403,6 +400,47 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             self.tables
                 .set_values(color, values, self.policy.temperature);
         }
+    }
+}
+
+/// The light rollout's one entry: out of line, one copy per board size and random generator,
+/// shared by the search's workers and the flat search. On the specialised sizes
+/// ([`crate::cpu::is_specialised`]) it runs a second copy compiled for x86-64-v3 when the CPU
+/// has it, chosen at each call (a load and a branch a playout): the workers themselves no
+/// longer carry a copy of the playout each (`perf/build.md`). With `areas`, the outcome holds
+/// each colour's area (for ownership); without, only the score.
+#[inline(never)]
+fn light_rollout<const N: usize, const W: usize, R: RngCore>(
+    board: &mut LightBoard<N, W>,
+    to_move: Color,
+    cfg: &PlayoutConfig,
+    areas: bool,
+    rng: &mut R,
+) -> Outcome<W> {
+    crate::cpu::dispatch_sized::<N, _>(LightRollout {
+        board,
+        to_move,
+        cfg,
+        areas,
+        rng,
+    })
+}
+
+/// [`light_rollout`]'s arguments, run with an instruction set by [`crate::cpu::dispatch_sized`].
+struct LightRollout<'a, const N: usize, const W: usize, R> {
+    board: &'a mut LightBoard<N, W>,
+    to_move: Color,
+    cfg: &'a PlayoutConfig,
+    areas: bool,
+    rng: &'a mut R,
+}
+
+impl<const N: usize, const W: usize, R: RngCore> Task for LightRollout<'_, N, W, R> {
+    type Output = Outcome<W>;
+
+    #[inline(always)]
+    fn run<C: Cpu>(self, _cpu: C) -> Outcome<W> {
+        light_playout_with(self.board, self.to_move, self.cfg, self.areas, self.rng)
     }
 }
 

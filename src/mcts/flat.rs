@@ -47,7 +47,7 @@ use super::report::{Monitor, Report, StopReason, View};
 use super::restrict::Restrictions;
 use super::{Action, ActionSet, ChildInfo, SearchGame};
 use crate::board::Color;
-use crate::cpu::{Cpu, Task};
+use crate::rng::Lookahead;
 use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
 use std::time::Instant;
@@ -237,11 +237,8 @@ impl<G: SearchGame> Flat<'_, G> {
         all_equal.then_some(StopReason::Settled)
     }
 
-    /// One playout starting with root move `k`. Inline, so that it is compiled into the
-    /// dispatched runner for the CPU's instruction set: out of line it was one baseline copy
-    /// that every CPU ran (no POPCNT in the board's liberty counts).
-    #[inline(always)]
-    fn playout(&mut self, k: usize, state: &mut G, rng: &mut Pcg32) {
+    /// One playout starting with root move `k`.
+    fn playout(&mut self, k: usize, state: &mut G, rng: &mut Lookahead<Pcg32>) {
         let me = self.me;
         state.copy_from(self.root);
         let first = self.cands[k].action;
@@ -400,56 +397,10 @@ impl<G: SearchGame> Flat<'_, G> {
 /// Runs a flat search of `root` (see the module docs). Root moves for which `forbidden` holds
 /// are never tried, nor those `restrictions` forbid at ply 0 (and, at depth 2, replies they
 /// forbid at ply 1).
+///
+/// Baseline code: its time is the game's rollouts, which choose their own instruction set
+/// (see [`SearchGame::rollout`]).
 pub fn run<G: SearchGame>(
-    root: &G,
-    params: &Params,
-    limits: &Limits,
-    forbidden: &dyn Fn(Action) -> bool,
-    restrictions: &Restrictions,
-    monitor: Option<Monitor<'_, G>>,
-    seed: u64,
-) -> Report {
-    super::dispatch_for::<G, _>(FlatRun {
-        root,
-        params,
-        limits,
-        forbidden,
-        restrictions,
-        monitor,
-        seed,
-    })
-}
-
-/// The arguments of [`run`], run with the CPU's best instruction set (the playouts inlined).
-struct FlatRun<'a, 'm, G: SearchGame> {
-    root: &'a G,
-    params: &'a Params,
-    limits: &'a Limits,
-    forbidden: &'a dyn Fn(Action) -> bool,
-    restrictions: &'a Restrictions,
-    monitor: Option<Monitor<'m, G>>,
-    seed: u64,
-}
-
-impl<G: SearchGame> Task for FlatRun<'_, '_, G> {
-    type Output = Report;
-
-    #[inline(always)]
-    fn run<C: Cpu>(self, _cpu: C) -> Report {
-        run_with(
-            self.root,
-            self.params,
-            self.limits,
-            self.forbidden,
-            self.restrictions,
-            self.monitor,
-            self.seed,
-        )
-    }
-}
-
-#[inline(always)]
-fn run_with<G: SearchGame>(
     root: &G,
     params: &Params,
     limits: &Limits,
@@ -508,7 +459,9 @@ fn run_with<G: SearchGame>(
     if f.cands.is_empty() {
         return f.report(Some(StopReason::NoMoves));
     }
-    let mut rng = Pcg32::seed_from_u64(seed);
+    // The same stream as the plain generator (`Lookahead`), of the type the searcher's
+    // workers use, so that both share the game's one rollout copy.
+    let mut rng = Lookahead::new(Pcg32::seed_from_u64(seed));
     let mut next_tick = monitor.as_ref().map(|m| start + m.interval);
     let mut next = 0usize;
     let stop = loop {

@@ -158,10 +158,11 @@ pub struct Rollout<S> {
 pub trait SearchGame: Clone + Send + Sync {
     type Set: ActionSet;
 
-    /// Whether the search's workers for this game are compiled for the CPU's newer instruction
-    /// sets as well as for the baseline (see [`crate::cpu::dispatch`]). A game type that is
-    /// seldom searched says no and saves the build a copy of every worker; its searches run
-    /// the baseline copy.
+    /// Whether the search's workers for this game (the descent, the selection's AVX2 lanes and
+    /// the backup; not the rollout, see [`SearchGame::rollout`]) are compiled for the CPU's
+    /// newer instruction sets as well as for the baseline (see [`crate::cpu::dispatch`]). A
+    /// game type that is seldom searched says no and saves the build a copy of every worker;
+    /// its searches run the baseline copy.
     const FAST_CODE: bool = true;
 
     /// The player to move.
@@ -195,9 +196,9 @@ pub trait SearchGame: Clone + Send + Sync {
     /// Plays the game to its end with the default policy and scores it. The state is then
     /// spent: make it a copy of a position ([`SearchGame::copy_from`]) before using it again.
     ///
-    /// The searcher calls it from inside its workers, which [`crate::cpu::dispatch`] compiles
-    /// for the CPU's best instruction set: an `#[inline(always)]` rollout is compiled for it
-    /// too.
+    /// The game chooses the rollout's instruction set itself (Go: an out-of-line entry per
+    /// board size, dispatched at each call), so that the workers and the flat search share one
+    /// copy of the playout instead of inlining one each.
     fn rollout<R: RngCore>(&mut self, rng: &mut R) -> Rollout<Self::Set>;
 
     /// One more than the largest action index (sizes per-action tables such as ownership).

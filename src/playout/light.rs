@@ -204,10 +204,7 @@ pub fn light_playout<const N: usize, const W: usize, R: RngCore>(
     cfg: &PlayoutConfig,
     rng: &mut R,
 ) -> Outcome<W> {
-    let (moves, capped, first_play) = recorded_play_out(board, to_move, cfg, rng);
-    let owner = board.areas();
-    let score = owner[Color::Black].count() as f32 - owner[Color::White].count() as f32 - cfg.komi;
-    outcome(score, moves, capped, first_play, owner)
+    light_playout_with(board, to_move, cfg, true, rng)
 }
 
 /// [`light_playout`] for a search that keeps no ownership statistics: the same game, score and
@@ -220,9 +217,29 @@ pub fn light_playout_without_areas<const N: usize, const W: usize, R: RngCore>(
     cfg: &PlayoutConfig,
     rng: &mut R,
 ) -> Outcome<W> {
+    light_playout_with(board, to_move, cfg, false, rng)
+}
+
+/// [`light_playout`] with `areas`, [`light_playout_without_areas`] without: one copy of the
+/// playout loop for a caller that decides at run time.
+#[inline(always)]
+pub fn light_playout_with<const N: usize, const W: usize, R: RngCore>(
+    board: &mut LightBoard<N, W>,
+    to_move: Color,
+    cfg: &PlayoutConfig,
+    areas: bool,
+    rng: &mut R,
+) -> Outcome<W> {
     let (moves, capped, first_play) = recorded_play_out(board, to_move, cfg, rng);
-    let score = board.area_score() as f32 - cfg.komi;
-    outcome(score, moves, capped, first_play, ByColor::default())
+    if areas {
+        let owner = board.areas();
+        let score =
+            owner[Color::Black].count() as f32 - owner[Color::White].count() as f32 - cfg.komi;
+        outcome(score, moves, capped, first_play, owner)
+    } else {
+        let score = board.area_score() as f32 - cfg.komi;
+        outcome(score, moves, capped, first_play, ByColor::default())
+    }
 }
 
 /// [`play_out`] with the first-play record of its first `cfg.amaf_plies` plies: (plies,

@@ -15,6 +15,6 @@ pub mod patterns;
 
 pub use heavy::{heavy_playout, EyeRule, HeavyPlayout, Lgr, MoveLog, Policy, PolicyTables};
 pub use light::{
-    light_playout, light_playout_without_areas, playout_score, random_move, Outcome, PlayoutConfig,
-    Score,
+    light_playout, light_playout_with, light_playout_without_areas, playout_score, random_move,
+    Outcome, PlayoutConfig, Score,
 };

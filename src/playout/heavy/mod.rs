@@ -267,14 +267,65 @@ pub struct HeavyPlayout<'a> {
 /// caller started), then learns the reply table from the result. `board` is left in the final
 /// position. A playout stopped by the mercy rule goes to the side that captured more; its score
 /// is the area score, pulled to at least half a point on that side.
-// Inline so that the search worker's dispatch compiles it for the CPU's instruction set
-// (POPCNT and TZCNT for the board's bitboards): 0.962x the CPU time of the default preset's
-// 100,000-playout genmove (5 pairs). `Mover::choose` stays out of line (inlining it too
-// measured 1.008x); its own copy for x86-64-v3, with every rule inlined into it, is called
-// when the CPU has those features (part of a step that measured 0.938x; the copy without
-// the rules inlined measured 1.046x, the rules then being baseline calls).
-#[inline(always)]
+///
+/// The one entry of the heavy playout: out of line, one copy per board size and random
+/// generator, shared by the search's rollouts and the bench. On the specialised sizes
+/// (`crate::cpu::is_specialised`) it runs a second copy compiled for x86-64-v3 when the CPU
+/// has it (POPCNT and TZCNT for the board's bitboards), chosen at each call: a load and a
+/// branch a playout, where inlining the playout into each dispatched caller copied it into
+/// every worker (`perf/build.md`).
+#[inline(never)]
 pub fn heavy_playout<const N: usize, const W: usize, R: RngCore>(
+    board: &mut Board<N, W>,
+    to_move: Color,
+    last: Option<usize>,
+    with: &HeavyPlayout<'_>,
+    log: &mut MoveLog,
+    rng: &mut R,
+) -> Outcome<W> {
+    crate::cpu::dispatch_sized::<N, _>(HeavyTask {
+        board,
+        to_move,
+        last,
+        with,
+        log,
+        rng,
+    })
+}
+
+/// [`heavy_playout`]'s arguments, run with an instruction set by [`crate::cpu::dispatch_sized`].
+struct HeavyTask<'a, 'h, const N: usize, const W: usize, R> {
+    board: &'a mut Board<N, W>,
+    to_move: Color,
+    last: Option<usize>,
+    with: &'a HeavyPlayout<'h>,
+    log: &'a mut MoveLog,
+    rng: &'a mut R,
+}
+
+impl<const N: usize, const W: usize, R: RngCore> crate::cpu::Task for HeavyTask<'_, '_, N, W, R> {
+    type Output = Outcome<W>;
+
+    #[inline(always)]
+    fn run<C: crate::cpu::Cpu>(self, _cpu: C) -> Outcome<W> {
+        heavy_playout_inline(
+            self.board,
+            self.to_move,
+            self.last,
+            self.with,
+            self.log,
+            self.rng,
+        )
+    }
+}
+
+/// [`heavy_playout`]'s body. `Mover::choose` stays out of line (inlining it too measured
+/// 1.008x the CPU time of the default preset's genmove); its own copy for x86-64-v3, with
+/// every rule inlined into it, is called when the CPU has those features (part of a step that
+/// measured 0.938x; the copy without the rules inlined measured 1.046x, the rules then being
+/// baseline calls).
+#[inline(always)]
+fn heavy_playout_inline<const N: usize, const W: usize, R: RngCore>(
     board: &mut Board<N, W>,
     to_move: Color,
     last: Option<usize>,
