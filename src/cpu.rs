@@ -70,6 +70,17 @@ impl Isa {
         })
     }
 
+    /// The instruction set the hot loops of a board of side `n` run with: [`Isa::detected`] on
+    /// a specialised size ([`is_specialised`]), [`Isa::Portable`] on the others.
+    #[must_use]
+    pub fn for_size(n: usize) -> Isa {
+        if is_specialised(n) {
+            Isa::detected()
+        } else {
+            Isa::Portable
+        }
+    }
+
     /// The name `tengen bench` reports: `portable`, `x86-64-v3` or `avx-512`.
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -288,6 +299,16 @@ mod tests {
             Isa::detected() == Isa::X86_64V3
         );
         assert_eq!(dispatch_wide(Which), Isa::detected_wide());
+        for n in 2..=19 {
+            let want = if matches!(n, 9 | 13 | 19) {
+                Isa::detected()
+            } else {
+                Isa::Portable
+            };
+            assert_eq!(Isa::for_size(n), want, "{n}");
+        }
+        assert_eq!(dispatch_sized::<9, _>(Which), Isa::detected());
+        assert_eq!(dispatch_sized::<10, _>(Which), Isa::Portable);
         #[cfg(target_arch = "x86_64")]
         assert_eq!(
             Avx512::detect().is_some(),

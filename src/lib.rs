@@ -29,6 +29,28 @@
 //! imports nothing Go-specific: from `board` only the two colours and the bitboards (as action
 //! sets). Below every layer, [`cpu`] detects the instruction set once and runs the hot loops
 //! compiled for it, and [`rng`] holds the splitmix64 hash that seeds and Zobrist keys come from.
+//!
+//! # The one size boundary
+//!
+//! The kernel's boards are generic over their side (`Board<N, W>`, `LightBoard<N, W>`), so that
+//! each geometry is compile-time constants in the hot loop. Everything that reads a size from
+//! outside (the CLI, GTP's `boardsize`, SGF files, `match`) holds a [`board::BoardSize`]: a value
+//! that can only be made for a supported side (2 to 19), by [`values::board_size`] from text or
+//! [`board::BoardSize::new`]. It becomes the kernel's types in one place, [`board::with_size`],
+//! called twice: by [`engine::player::new_engine`] (a whole engine behind the object-safe
+//! `Engine` trait, so GTP, SGF and `match` hold a size as a value) and by
+//! [`playout::batch::run`] (the bench). No layer above has an error for a size that cannot
+//! happen.
+//!
+//! Below the boundary, code is generated for each of the 18 sizes, but only where the hot loop
+//! needs the size as a constant: the playouts, the search's workers and the engine's game.
+//! Each playout has one out-of-line entry per size ([`playout::heavy_playout`], the light
+//! rollout in `engine::state`), shared by the search's workers and the flat search (the heavy
+//! one by the bench too). On the
+//! specialised sizes, 9, 13 and 19 ([`cpu::is_specialised`]), these entries, the bench's loop
+//! and the search's workers get a second copy compiled for x86-64-v3, chosen at run time; every
+//! other size runs one portable copy (1.05x-1.08x the CPU time). The lane kernel is compiled
+//! for 9x9 and 19x19 only. `perf/build.md` has what each choice costs the build.
 
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 

@@ -99,13 +99,14 @@ pub fn run(a: &BenchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The compiled code path the bench dispatches `kernel` to on this CPU: `x86-64-v3` (the
-/// playout loop built for AVX2, BMI1/2, LZCNT and POPCNT), `avx-512` (the lane kernel only,
-/// x86-64-v3 plus AVX-512) or `portable` (see [`crate::cpu`]).
+/// The compiled code path the bench dispatches to on this CPU for `cfg`'s kernel and size:
+/// `x86-64-v3` (the playout loop built for AVX2, BMI1/2, LZCNT and POPCNT; 9x9, 13x13 and
+/// 19x19 only), `avx-512` (the lane kernel only, x86-64-v3 plus AVX-512) or `portable` (see
+/// [`crate::cpu`]).
 #[must_use]
-pub fn code_path_name(kernel: Kernel) -> &'static str {
-    match kernel {
-        Kernel::Scalar => crate::cpu::Isa::detected().name(),
+pub fn code_path_name(cfg: &BenchConfig) -> &'static str {
+    match cfg.kernel {
+        Kernel::Scalar => crate::cpu::Isa::for_size(cfg.size.get()).name(),
         Kernel::Lanes => crate::cpu::Isa::detected_wide().name(),
     }
 }
@@ -131,7 +132,7 @@ fn json_report(cfg: &BenchConfig, st: &BenchStats) -> String {
         ("seed", cfg.seed.to_string()),
         ("komi", cfg.komi.to_string()),
         ("limit", limit),
-        ("code_path", format!("\"{}\"", code_path_name(cfg.kernel))),
+        ("code_path", format!("\"{}\"", code_path_name(cfg))),
         ("kernel", format!("\"{}\"", cfg.kernel.name())),
         ("playouts", st.playouts.to_string()),
         ("moves", st.moves.to_string()),
@@ -168,7 +169,7 @@ fn text_report(cfg: &BenchConfig, st: &BenchStats) -> String {
         cfg.komi,
         cfg.seed,
         cfg.threads,
-        code_path_name(cfg.kernel),
+        code_path_name(cfg),
         cfg.kernel.name()
     );
     let _ = writeln!(

@@ -78,6 +78,50 @@ pub const fn diagonal_delta(c: Color) -> Word {
     1 << (DIAGONAL_SHIFT as usize + 8 * c.index())
 }
 
+/// An on-board cell of the layout of an `N x N` board: it, its four neighbours and its four
+/// diagonals are cells below `Layout::<N, W>::LEN <= CELLS`, so a helper that takes one may
+/// index the board's per-cell arrays at it and around it without a bounds check. Only
+/// [`Cell::new`], which checks, and the `unsafe` [`Cell::new_unchecked`] make one.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Cell<const N: usize, const W: usize>(u16);
+
+impl<const N: usize, const W: usize> Cell<N, W> {
+    /// Cell `m`, if it is on the board.
+    #[must_use]
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fn new(m: usize) -> Option<Self> {
+        (m < CELLS && Layout::<N, W>::on_board(m)).then_some(Cell(m as u16))
+    }
+
+    /// Cell `m`, unchecked.
+    ///
+    /// # Safety
+    /// `m` is an on-board cell: `Layout::<N, W>::on_board(m)`.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) unsafe fn new_unchecked(m: usize) -> Self {
+        debug_assert!(
+            m < CELLS && Layout::<N, W>::on_board(m),
+            "cell {m} is off the board"
+        );
+        Cell(m as u16)
+    }
+
+    /// The cell's index.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) const fn get(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The cell's index as a chain id.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) const fn id(self) -> u16 {
+        self.0
+    }
+}
+
 /// Compile-time facts of the layout of an `N x N` board.
 pub struct Layout<const N: usize, const W: usize>;
 

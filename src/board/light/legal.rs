@@ -2,7 +2,7 @@
 //! eye shape of the player.
 
 use super::layout::OFF_DIAGONAL_SHIFT;
-use super::layout::{stone, Layout, Word, CONTENT_SHIFT, DIAGONAL_SHIFT, EMPTY_SHIFT};
+use super::layout::{stone, Cell, Layout, Word, CONTENT_SHIFT, DIAGONAL_SHIFT, EMPTY_SHIFT};
 use super::play::{at, opaque, rd};
 use super::LightBoard;
 use crate::board::Color;
@@ -55,7 +55,8 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         if w & (0xff << EMPTY_SHIFT) != 0 {
             return true;
         }
-        self.is_surrounded_candidate(c, m, w)
+        // SAFETY: `m` is an on-board cell (this function's contract).
+        self.is_surrounded_candidate(c, unsafe { Cell::new_unchecked(m) }, w)
     }
 
     /// [`Self::is_candidate_cell`] for the colour of index `C`, compiled once a colour (for
@@ -77,7 +78,9 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             return false;
         }
         let not_ko = u32::from(self.ko != m as u16) | u32::from(self.ko_color != c);
-        opaque(not_ko & self.captures_or_keeps_liberty(c, m)) != 0
+        // SAFETY: `m` is an on-board cell (this function's contract).
+        let cell = unsafe { Cell::new_unchecked(m) };
+        opaque(not_ko & self.captures_or_keeps_liberty(c, cell)) != 0
     }
 
     /// The candidate test of a cell with no empty neighbour. An eye shape of the player is
@@ -86,11 +89,11 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// measured faster on Zen 4 (299.7 -> 271.6 instructions a move, 5 % less CPU on 9x9,
     /// 9 % on 19x19; perf/results.md). The rest is computed without a branch.
     #[inline(always)]
-    fn is_surrounded_candidate(&self, c: Color, m: usize, w: Word) -> bool {
+    fn is_surrounded_candidate(&self, c: Color, m: Cell<N, W>, w: Word) -> bool {
         if eye_shape(c, w) != 0 {
             return false;
         }
-        let not_ko = u32::from(self.ko != m as u16) | u32::from(self.ko_color != c);
+        let not_ko = u32::from(self.ko != m.id()) | u32::from(self.ko_color != c);
         opaque(not_ko & self.captures_or_keeps_liberty(c, m)) != 0
     }
 
@@ -102,7 +105,9 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     pub(crate) unsafe fn is_legal_cell(&self, c: Color, m: usize) -> bool {
         let w = rd!(self.word[m]);
         let not_ko = self.ko != m as u16 || self.ko_color != c;
-        not_ko && (w & (0xff << EMPTY_SHIFT) != 0 || self.captures_or_keeps_liberty(c, m) != 0)
+        // SAFETY: `m` is an on-board cell (this function's contract).
+        let cell = unsafe { Cell::new_unchecked(m) };
+        not_ko && (w & (0xff << EMPTY_SHIFT) != 0 || self.captures_or_keeps_liberty(c, cell) != 0)
     }
 
     /// 1 if a stone of `c` on the surrounded cell `m` would have a liberty: it captures an
@@ -116,14 +121,14 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// waits for four stores to be forwarded to four loads, and the CPU time fell to 0.93x
     /// on 9x9 and 0.95x on 19x19 (perf/results.md).
     #[inline(always)]
-    pub(super) fn captures_or_keeps_liberty(&self, c: Color, m: usize) -> u32 {
+    pub(super) fn captures_or_keeps_liberty(&self, c: Color, m: Cell<N, W>) -> u32 {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         {
             use std::arch::x86_64::{
                 _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi16, _mm_movemask_epi8, _mm_or_si128,
                 _mm_set1_epi16, _mm_set_epi16, _mm_setzero_si128,
             };
-            let around = Layout::<N, W>::around(m);
+            let around = Layout::<N, W>::around(m.get());
             // Each side's content relative to the enemy: 0 an enemy stone, 3 one of ours,
             // 1 or 2 off the board (`OFF ^ enemy`, our own stone code).
             let enemy = stone(c) ^ 3;
@@ -157,9 +162,9 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         allow(dead_code)
     )]
     #[inline(always)]
-    pub(super) fn captures_or_keeps_liberty_portable(&self, c: Color, m: usize) -> u32 {
+    pub(super) fn captures_or_keeps_liberty_portable(&self, c: Color, m: Cell<N, W>) -> u32 {
         let own = stone(c);
-        let around = Layout::<N, W>::around(m);
+        let around = Layout::<N, W>::around(m.get());
         let content = around.map(|n| (rd!(self.word[n]) >> CONTENT_SHIFT) as u32);
         let id = around.map(|n| rd!(self.chain[n]));
         let libs = id.map(|r| rd!(self.libs[r]));

@@ -6,7 +6,7 @@
 //! pseudo-liberty each (an empty or off-board neighbour is its own scratch chain, so it needs
 //! no test), and the stone joins the chain of its last own neighbour, picked with selects.
 
-use super::layout::{diagonal_delta, neighbour_delta, stone, Layout, Word, CELLS};
+use super::layout::{diagonal_delta, neighbour_delta, stone, Cell, Layout, Word, CELLS};
 use super::layout::{CONTENT_MASK, CONTENT_SHIFT, EMPTY_SHIFT, SCRATCH_LIBS};
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 use super::legal::none_left;
@@ -36,9 +36,9 @@ pub(super) fn opaque(mut x: u32) -> u32 {
 /// `board.$arr[$i]` without a bounds check.
 macro_rules! at {
     ($s:ident . $arr:ident [ $i:expr ]) => {
-        // SAFETY: every index used with `at!` is a cell (below `Layout::LEN <= CELLS`): an
-        // on-board cell or a neighbour of one, a chain id (a stone's cell), or an empty-list
-        // position below `empty_count <= N * N`.
+        // SAFETY: every index used with `at!` is a cell (below `Layout::LEN <= CELLS`): a
+        // `Cell` (an on-board cell) or a neighbour or diagonal of one, a chain id (a stone's
+        // cell, or a cell's own), or an empty-list position below `empty_count <= N * N`.
         *unsafe { $s.$arr.get_unchecked_mut(($i) as usize) }
     };
 }
@@ -148,8 +148,10 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         at!(self.libs[m]) = 0;
         at!(self.chain[m]) = root;
         at!(self.libs[root]) += ((w >> EMPTY_SHIFT) & 0xff) as u16;
+        // SAFETY: `m` is an on-board cell (this function's contract).
+        let cell = unsafe { Cell::new_unchecked(m) };
         if opaque(u32::from(more)) != 0 {
-            self.merge_around(m, own);
+            self.merge_around(cell, own);
         }
 
         // Captures: an enemy chain left without a pseudo-liberty, told from the counts read
@@ -161,9 +163,9 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             // Inline on small boards, out of line on large ones: measured 0.992x and 1.033x
             // the CPU time of an out-of-line call on 9x9 and 19x19 (perf/results.md).
             if N <= 9 {
-                self.capture_around(c, m, root == m as u16);
+                self.capture_around(c, cell, root == m as u16);
             } else {
-                self.capture_around_out_of_line(c, m, root == m as u16);
+                self.capture_around_out_of_line(c, cell, root == m as u16);
             }
         }
 
@@ -208,8 +210,9 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
 
     /// Merges every chain of colour `own` next to `m` into `m`'s chain.
     #[inline(always)]
-    fn merge_around(&mut self, m: usize, own: u32) {
-        let around = Layout::<N, W>::around(m);
+    fn merge_around(&mut self, m: Cell<N, W>, own: u32) {
+        let around = Layout::<N, W>::around(m.get());
+        let m = m.get();
         // Which sides hold another chain of ours, found without a branch a side.
         let mut bits = 0;
         for (j, &n) in around.iter().enumerate() {
@@ -221,6 +224,15 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             bits &= bits - 1;
             let (a, b) = (at!(self.chain[m]), at!(self.chain[n]));
             if a != b {
+                // SAFETY: both are chain ids of stones (`m` holds one and `n` one of the same
+                // colour), and a stone's chain id is the cell of one of its stones: the board's
+                // invariant, which `verify` checks.
+                let (a, b) = unsafe {
+                    (
+                        Cell::new_unchecked(usize::from(a)),
+                        Cell::new_unchecked(usize::from(b)),
+                    )
+                };
                 self.merge(a, b);
             }
         }
@@ -235,7 +247,8 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// on 9x9 / 19x19: perf/results.md). Which chain keeps its id makes no difference to the
     /// scan's cost, so no sizes are compared.
     #[inline(always)]
-    fn merge(&mut self, a: u16, b: u16) {
+    fn merge(&mut self, a: Cell<N, W>, b: Cell<N, W>) {
+        let (a, b) = (a.id(), b.id());
         for id in &mut self.chain[..Layout::<N, W>::SCANNED] {
             *id = if *id == b { a } else { *id };
         }
@@ -245,7 +258,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// [`Self::capture_around`] as a call of its own.
     #[cold]
     #[inline(never)]
-    fn capture_around_out_of_line(&mut self, c: Color, m: usize, alone: bool) {
+    fn capture_around_out_of_line(&mut self, c: Color, m: Cell<N, W>, alone: bool) {
         self.capture_around(c, m, alone);
     }
 
@@ -254,9 +267,10 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// the move captured exactly one stone with a stone that had no friendly neighbour and now
     /// has one liberty.
     #[inline(always)]
-    fn capture_around(&mut self, c: Color, m: usize, alone: bool) {
+    fn capture_around(&mut self, c: Color, m: Cell<N, W>, alone: bool) {
         let enemy = stone(!c);
-        let around = Layout::<N, W>::around(m);
+        let around = Layout::<N, W>::around(m.get());
+        let m = m.get();
         let mut bits = 0;
         for (j, &n) in around.iter().enumerate() {
             let content = (at!(self.word[n]) >> CONTENT_SHIFT) as u32;
@@ -270,7 +284,10 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             bits &= bits - 1;
             // Not an enemy any more: the same chain, taken through another side.
             if (at!(self.word[n]) >> CONTENT_SHIFT) as u32 == enemy {
-                let r = at!(self.chain[n]);
+                let r = usize::from(at!(self.chain[n]));
+                // SAFETY: `n` holds an enemy stone, whose chain id is the cell of one of its
+                // stones (the board's invariant, which `verify` checks).
+                let r = unsafe { Cell::new_unchecked(r) };
                 last = n as u16;
                 captured += self.remove_chain(r, !c);
             }
@@ -285,20 +302,23 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// how many there were. A stone with no neighbour of its colour is a chain of one and goes
     /// at once; a longer chain is found by scans of 64 ids at a time ([`chain_mask`]).
     #[inline(always)]
-    fn remove_chain(&mut self, r: u16, col: Color) -> u32 {
+    fn remove_chain(&mut self, r: Cell<N, W>, col: Color) -> u32 {
         // The word counts the enemy's neighbours with the off-board ones: with the empty ones,
         // four means none is ours.
-        let w = at!(self.word[r]);
+        let w = at!(self.word[r.get()]);
         if ((w >> (8 * (!col).index())) & 0xff) + ((w >> EMPTY_SHIFT) & 0xff) == 4 {
-            self.remove_stone(usize::from(r), col);
+            self.remove_stone(r, col);
             return 1;
         }
         let mut removed = 0;
         for k in 0..Layout::<N, W>::SCANNED / 64 {
-            let mut b = chain_mask(&self.chain, k, r);
+            let mut b = chain_mask(&self.chain, k, r.id());
             removed += b.count_ones();
             while b != 0 {
-                self.remove_stone(k * 64 + b.trailing_zeros() as usize, col);
+                // SAFETY: the cell's chain id is `r`, a chain of stones, so it holds one of
+                // them (only a stone carries the id of another cell: the board's invariant).
+                let s = unsafe { Cell::new_unchecked(k * 64 + b.trailing_zeros() as usize) };
+                self.remove_stone(s, col);
                 b &= b - 1;
             }
         }
@@ -308,7 +328,8 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// Empties the stone cell `s` (colour `col`): its neighbours gain an empty neighbour and
     /// their chains a pseudo-liberty.
     #[inline(always)]
-    fn remove_stone(&mut self, s: usize, col: Color) {
+    fn remove_stone(&mut self, s: Cell<N, W>, col: Color) {
+        let s = s.get();
         at!(self.word[s]) &= !CONTENT_MASK;
         at!(self.chain[s]) = s as u16;
         at!(self.libs[s]) = SCRATCH_LIBS;
