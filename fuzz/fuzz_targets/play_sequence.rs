@@ -1,4 +1,5 @@
-//! Arbitrary bytes as a sequence of moves on a 9x9 (first byte even) or 19x19 (odd) board.
+//! Arbitrary bytes as a sequence of moves on a 9x9, 19x19 or 7x7 board (the first byte mod 3:
+//! two specialised sizes and one of the shared path).
 //!
 //! After every move attempt: `verify()` holds, the incremental hash equals the one recomputed
 //! from the stones, `candidates`, `eyelike_mask` and `non_suicide_mask` equal masks built point
@@ -7,8 +8,8 @@
 //! and holds the same stones, ko and captures.
 //!
 //! Bytes: `0x00..=0xdf` plays the (byte mod count)-th candidate of the side to move (a pass if
-//! there is none); `0xe0..=0xfd` plays the point given by the next byte (9x9) or two bytes
-//! (19x19), legal or not; `0xfe` passes; `0xff` hands the move to the other colour.
+//! there is none); `0xe0..=0xfd` plays the point given by the next byte (9x9, 7x7) or two
+//! bytes (19x19), legal or not; `0xfe` passes; `0xff` hands the move to the other colour.
 #![no_main]
 
 #[path = "../../tests/common/reference.rs"]
@@ -23,10 +24,11 @@ fuzz_target!(|data: &[u8]| {
     let Some((&size, moves)) = data.split_first() else {
         return;
     };
-    if size & 1 == 0 {
-        run::<9, 2>(moves);
-    } else {
-        run::<19, 6>(moves);
+    // Two specialised sizes and one of the shared path (`tengen::cpu::is_specialised`).
+    match size % 3 {
+        0 => run::<9, 2>(moves),
+        1 => run::<19, 6>(moves),
+        _ => run::<7, 1>(moves),
     }
 });
 
