@@ -3,6 +3,7 @@
 use super::progress;
 use crate::board::BoardSize;
 use crate::playout::batch::{BenchConfig, BenchStats, Kernel, Limit};
+use crate::playout::Policy;
 use crate::values::{self, BadValue};
 use clap::Args;
 use std::fmt::Write as _;
@@ -62,6 +63,20 @@ pub struct BenchArgs {
 }
 
 impl BenchArgs {
+    /// The playout policy's name, as the report gives it: `light`, a preset's name (such as
+    /// `tengen`) when its policy runs as the preset defines it, or `custom` when flags changed
+    /// it.
+    #[must_use]
+    pub fn policy_name(&self) -> String {
+        let resolved = self.policy.resolved();
+        match self.policy.preset {
+            Some(p) if resolved == p.policy() => clap::ValueEnum::to_possible_value(&p)
+                .map_or_else(|| "custom".to_string(), |v| v.get_name().to_string()),
+            None if resolved == Policy::LIGHT => "light".to_string(),
+            _ => "custom".to_string(),
+        }
+    }
+
     /// The run these flags describe.
     #[must_use]
     pub fn config(&self) -> BenchConfig {
@@ -95,7 +110,7 @@ pub fn default_playouts(size: BoardSize) -> u64 {
 pub fn run(a: &BenchArgs) -> anyhow::Result<ExitCode> {
     let cfg = a.config();
     let st = progress::run_bench(&cfg)?;
-    print!("{}", report(&cfg, &st, a.json));
+    print!("{}", report(&cfg, &a.policy_name(), &st, a.json));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -113,27 +128,39 @@ pub fn code_path_name(cfg: &BenchConfig) -> &'static str {
 
 /// The report of a finished run: aligned text, or one line of JSON. Ends with a newline.
 #[must_use]
-pub fn report(cfg: &BenchConfig, st: &BenchStats, json: bool) -> String {
+/// `policy` names the playout policy (see [`BenchArgs::policy_name`]).
+pub fn report(cfg: &BenchConfig, policy: &str, st: &BenchStats, json: bool) -> String {
     if json {
-        json_report(cfg, st)
+        json_report(cfg, policy, st)
     } else {
-        text_report(cfg, st)
+        text_report(cfg, policy, st)
     }
 }
 
-fn json_report(cfg: &BenchConfig, st: &BenchStats) -> String {
+/// The board a run plays on: `scalar` or `lanes` (the light kernels), or `exact` (the exact
+/// board `Board`, which the heavy policies play on).
+fn kernel_name(cfg: &BenchConfig) -> &'static str {
+    if cfg.policy.is_light() {
+        cfg.kernel.name()
+    } else {
+        "exact"
+    }
+}
+
+fn json_report(cfg: &BenchConfig, policy: &str, st: &BenchStats) -> String {
     let limit = match cfg.limit {
         Limit::Playouts(n) => format!("{{\"playouts\":{n}}}"),
         Limit::Seconds(s) => format!("{{\"seconds\":{s}}}"),
     };
-    let fields: [(&str, String); 19] = [
+    let fields: [(&str, String); 20] = [
         ("size", cfg.size.to_string()),
         ("threads", cfg.threads.to_string()),
         ("seed", cfg.seed.to_string()),
         ("komi", cfg.komi.to_string()),
         ("limit", limit),
         ("code_path", format!("\"{}\"", code_path_name(cfg))),
-        ("kernel", format!("\"{}\"", cfg.kernel.name())),
+        ("kernel", format!("\"{}\"", kernel_name(cfg))),
+        ("policy", format!("\"{policy}\"")),
         ("playouts", st.playouts.to_string()),
         ("moves", st.moves.to_string()),
         ("seconds", format!("{:.6}", st.wall.as_secs_f64())),
@@ -156,7 +183,7 @@ fn json_report(cfg: &BenchConfig, st: &BenchStats) -> String {
     out
 }
 
-fn text_report(cfg: &BenchConfig, st: &BenchStats) -> String {
+fn text_report(cfg: &BenchConfig, policy: &str, st: &BenchStats) -> String {
     let wall = st.wall.as_secs_f64();
     let cpu = st.cpu.as_secs_f64();
     let ns_basis = if st.cpu.is_zero() { "wall" } else { "cpu" };
@@ -164,13 +191,19 @@ fn text_report(cfg: &BenchConfig, st: &BenchStats) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "board          {0}x{0}, komi {1}, seed {2}, {3} thread(s), {4} code, {5} kernel",
+        "board          {0}x{0}, komi {1}, seed {2}, {3} thread(s), {4} code, {5} kernel, {6} {7}",
         cfg.size,
         cfg.komi,
         cfg.seed,
         cfg.threads,
         code_path_name(cfg),
-        cfg.kernel.name()
+        kernel_name(cfg),
+        policy,
+        if cfg.policy.is_light() {
+            "playout"
+        } else {
+            "playout (heavy)"
+        },
     );
     let _ = writeln!(
         o,
@@ -338,7 +371,7 @@ mod tests {
     #[test]
     fn json_is_one_flat_object() {
         let (cfg, st) = sample_stats();
-        let j = report(&cfg, &st, true);
+        let j = report(&cfg, "light", &st, true);
         assert!(j.starts_with("{\"size\":9,") && j.ends_with("}\n"), "{j}");
         assert_eq!(j.lines().count(), 1);
         for key in [
@@ -354,10 +387,47 @@ mod tests {
         }
     }
 
+    /// A heavy run says which policy it played and that it ran on the exact board, not on
+    /// the light kernel (issue 39, item 12).
+    #[test]
+    fn the_report_names_the_workload() {
+        let (_, st) = sample_stats();
+        for (args, name, kernel, text) in [
+            (&[][..], "light", "scalar", "scalar kernel, light playout"),
+            (
+                &["--preset", "tengen"][..],
+                "tengen",
+                "exact",
+                "exact kernel, tengen playout (heavy)",
+            ),
+            (
+                &["--preset", "tengen", "--atari", "off"][..],
+                "custom",
+                "exact",
+                "exact kernel, custom playout (heavy)",
+            ),
+            (
+                &["--preset", "light"][..],
+                "light",
+                "scalar",
+                "light playout",
+            ),
+        ] {
+            let a = parse(args).unwrap();
+            assert_eq!(a.policy_name(), name, "{args:?}");
+            let cfg = a.config();
+            let j = report(&cfg, &a.policy_name(), &st, true);
+            assert!(j.contains(&format!("\"policy\":\"{name}\"")), "{j}");
+            assert!(j.contains(&format!("\"kernel\":\"{kernel}\"")), "{j}");
+            let t = report(&cfg, &a.policy_name(), &st, false);
+            assert!(t.lines().next().unwrap().ends_with(text), "{t}");
+        }
+    }
+
     #[test]
     fn text_names_every_figure() {
         let (cfg, st) = sample_stats();
-        let t = report(&cfg, &st, false);
+        let t = report(&cfg, "light", &st, false);
         for label in [
             "playouts/s",
             "moves/s",

@@ -116,7 +116,7 @@ fn profile_bench(b: &BenchArgs, out: &OutputArgs) -> anyhow::Result<ExitCode> {
     let st = progress::run_bench(&cfg);
     let samples = sampler.stop();
     let st = st?;
-    print!("{}", bench::report(&cfg, &st, b.json));
+    print!("{}", bench::report(&cfg, &b.policy_name(), &st, b.json));
     let title = format!(
         "tengen profile: bench {0}x{0}, {1} thread(s), {2} playouts",
         cfg.size,
