@@ -93,3 +93,41 @@ fn switches_read_on_off_as_the_readme_says() {
         );
     }
 }
+
+fn match_args(args: &[&str]) -> Result<tengen::cli::MatchArgs, String> {
+    let argv = ["tengen", "match", "--b", "gnugo --mode gtp"]
+        .iter()
+        .chain(args);
+    match Cli::try_parse_from(argv) {
+        Ok(Cli {
+            command: Some(Command::Match(a)),
+        }) => Ok(a),
+        Ok(other) => panic!("parsed as {other:?}"),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// `match` refuses the values that would reach the engines broken or end every game at once
+/// (issue 39, items 9 to 11), as `bench` and `gtp` refuse them.
+#[test]
+fn match_refuses_values_the_engines_cannot_take() {
+    for (flag, value, says) in [
+        ("--seconds", "0.5", "whole number of seconds"),
+        ("--seconds", "0", "whole number of seconds"),
+        ("--seconds", "-3", "whole number of seconds"),
+        ("--komi", "nan", "komi from -1000 to 1000"),
+        ("--komi", "inf", "komi from -1000 to 1000"),
+        ("--max-moves", "0", "whole number of plies"),
+        ("--timeout", "0", "positive, finite number of seconds"),
+        ("--timeout", "nan", "positive, finite number of seconds"),
+    ] {
+        let e = match_args(&[flag, value]).unwrap_err();
+        assert!(
+            e.contains(&format!("invalid value '{value}'")) && e.contains(says),
+            "{flag} {value}: {e}"
+        );
+    }
+    let a = match_args(&["--seconds", "2", "--komi", "-6.5", "--max-moves", "1"]).unwrap();
+    assert_eq!((a.seconds, a.komi, a.max_moves), (Some(2), -6.5, Some(1)));
+    assert_eq!(match_args(&["--timeout", "0.25"]).unwrap().timeout, 0.25);
+}

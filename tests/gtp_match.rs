@@ -226,3 +226,43 @@ fn different_games_are_not_reported_as_repeats() {
     assert!(!stdout.contains("warning:"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A directory that holds records of an earlier match is refused, and its records kept,
+/// unless `--overwrite` is given (issue 39, item 6).
+#[test]
+fn earlier_records_are_not_overwritten_unasked() {
+    let dir = temp_dir("keep-records");
+    std::fs::create_dir_all(&dir).unwrap();
+    let old = dir.join("game-0000.sgf");
+    std::fs::write(&old, "(;GM[1]SZ[5]C[an earlier match])").unwrap();
+    let run = |extra: &[&str]| {
+        Command::new(tengen())
+            .args(["match", "--a", "tengen gtp --playouts 20 --quiet"])
+            .args(["--b", "tengen gtp --playouts 20 --quiet"])
+            .args(["--games", "1", "--size", "5", "--sgf-dir"])
+            .arg(&dir)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("already holds game records (game-0000.sgf)") && err.contains("--overwrite"),
+        "{err}"
+    );
+    assert!(std::fs::read_to_string(&old)
+        .unwrap()
+        .contains("an earlier match"));
+    let out = run(&["--overwrite"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!std::fs::read_to_string(&old)
+        .unwrap()
+        .contains("an earlier match"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

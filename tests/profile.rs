@@ -247,3 +247,133 @@ fn diff_refuses_a_file_that_is_not_folded() {
     assert!(err.contains("not a folded file"), "{err}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A run that fails leaves the files it would have written as they were, and says what it
+/// could not read (issue 39, item 5).
+#[test]
+fn a_failed_profile_keeps_existing_outputs() {
+    let d = scratch("keep");
+    let keep = d.join("keep.svg");
+    std::fs::write(&keep, "an earlier flamegraph\n").unwrap();
+    let present = d.join("present.folded");
+    std::fs::write(&present, "main;f 3\n").unwrap();
+    let missing = d.join("missing.folded");
+    let missing_sgf = d.join("missing.sgf");
+    let cases: [(Vec<&str>, &str); 3] = [
+        (
+            vec![
+                "profile",
+                "--diff",
+                path(&missing),
+                path(&present),
+                "-o",
+                path(&keep),
+            ],
+            "cannot read the folded file",
+        ),
+        (
+            vec![
+                "profile",
+                "--seconds",
+                "0.2",
+                "-o",
+                path(&keep),
+                "--folded",
+                "/nonexistent/dir/x.folded",
+            ],
+            "cannot create the folded stacks file",
+        ),
+        (
+            vec![
+                "profile",
+                "search",
+                "--sgf",
+                path(&missing_sgf),
+                "-o",
+                path(&keep),
+            ],
+            "cannot read the game record",
+        ),
+    ];
+    for (args, says) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert_eq!(
+            std::fs::read_to_string(&keep).unwrap(),
+            "an earlier flamegraph\n",
+            "{args:?} changed the existing output"
+        );
+        let names: Vec<_> = std::fs::read_dir(&d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            names.iter().all(|n| !n.starts_with(".tengen-")),
+            "{args:?} left a temporary file: {names:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// With `--json`, stdout holds one JSON object and nothing else (issue 39, item 8).
+#[test]
+fn a_json_profile_prints_only_json_on_stdout() {
+    let d = scratch("json");
+    let svg = d.join("j.svg");
+    let out = tengen(&["profile", "--json", "--seconds", "0.5", "-o", path(&svg)]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<_> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    assert!(
+        lines[0].starts_with('{') && lines[0].ends_with('}'),
+        "{stdout}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("where the time goes"));
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The search workload stops at the end of the game: no genmove after two passes or a
+/// resignation (issue 39, item 14).
+#[test]
+fn search_profile_stops_when_the_game_ends() {
+    let d = scratch("ends");
+    let svg = d.join("e.svg");
+    let out = tengen(&[
+        "profile",
+        "search",
+        "--size",
+        "3",
+        "--preset",
+        "light",
+        "--playouts",
+        "300",
+        "--genmoves",
+        "1000",
+        "-o",
+        path(&svg),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let moves: Vec<&str> = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("moves"))
+        .unwrap_or_else(|| panic!("no moves line: {stdout}"))
+        .split(',')
+        .map(str::trim)
+        .collect();
+    assert!(moves.len() < 1000, "{stdout}");
+    let last = moves[moves.len() - 1].to_ascii_lowercase();
+    let ended = last.ends_with("resign")
+        || (last.ends_with("pass")
+            && moves[moves.len() - 2]
+                .to_ascii_lowercase()
+                .ends_with("pass"));
+    assert!(ended, "{moves:?}");
+    assert!(stdout.contains("game over"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&d);
+}

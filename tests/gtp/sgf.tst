@@ -112,3 +112,32 @@
 
 35 printsgf
 #? [.*KM\[150\].*RE\[W\+R\].*\)]
+
+# A failed load says what and where (issue 39, item 13), reads no more than a record can
+# hold (item 7), and keeps the game.
+36 loadsgf tests/gtp/no_such_file.sgf
+#? [\?cannot load file: cannot read tests/gtp/no_such_file\.sgf: .*]
+
+37 loadsgf tests/gtp/not_sgf.txt
+#? [\?cannot load file: tests/gtp/not_sgf\.txt: .+]
+
+38 loadsgf tests/gtp/size_25.sgf
+#? [\?cannot load file: tests/gtp/size_25\.sgf: unsupported board size "25"]
+
+39 loadsgf tests/gtp/occupied.sgf
+#? [\?cannot load file: tests/gtp/occupied\.sgf: the setup stones: .+]
+
+40 loadsgf tests/gtp/bad_move.sgf
+#? [\?cannot load file: tests/gtp/bad_move\.sgf: move 2 \(W E5\) is illegal: .+]
+
+41 loadsgf tests/gtp/komi_nan.sgf
+#? [\?cannot load file: tests/gtp/komi_nan\.sgf: bad KM value "nan"]
+
+42 loadsgf tests/gtp/komi_5000.sgf
+#? [\?cannot load file: tests/gtp/komi_5000\.sgf: komi 5000 is out of range \(-1000 to 1000\)]
+
+43 loadsgf /dev/zero
+#? [\?cannot load file: /dev/zero is larger than 4 MiB, more than a game record]
+
+44 get_komi
+#? [150]

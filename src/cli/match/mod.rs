@@ -43,24 +43,31 @@ pub struct MatchArgs {
     /// Board size: 2 to 19 (`9` and `9x9` both work).
     #[arg(long, default_value = "9", value_parser = crate::values::board_size)]
     pub size: BoardSize,
-    /// Komi.
-    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
+    /// Komi: a finite number from -1000 to 1000, as `tengen gtp --komi` takes.
+    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true,
+          value_parser = crate::values::komi)]
     pub komi: f32,
-    /// Seconds per move, sent to both engines as `time_settings 0 S 1` (otherwise the engines
-    /// use their own limits, e.g. `tengen gtp --playouts N`).
-    #[arg(long)]
-    pub seconds: Option<f64>,
+    /// Whole seconds per move, at least 1, sent to both engines as `time_settings 0 S 1`
+    /// (GTP's main time and byo-yomi are whole seconds; otherwise the engines use their own
+    /// limits, e.g. `tengen gtp --playouts N`).
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = whole_seconds)]
+    pub seconds: Option<u64>,
     /// Command line of a referee engine asked for `final_score` (e.g. GNU Go).
     #[arg(long)]
     pub referee: Option<String>,
-    /// Directory for the SGF records (created if missing).
+    /// Directory for the SGF records (created if missing). A directory that already holds
+    /// records (`game-NNNN.sgf`) is refused, unless `--overwrite` is given.
     #[arg(long, default_value = "match-games")]
     pub sgf_dir: PathBuf,
-    /// Plies after which a game is stopped and scored (default 3 per point).
+    /// Replace the records an earlier match left in `--sgf-dir`.
     #[arg(long)]
+    pub overwrite: bool,
+    /// Plies after which a game is stopped and scored, at least 1 (default 3 per point).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = max_moves)]
     pub max_moves: Option<u32>,
-    /// A command without response for this long counts as a crash (seconds).
-    #[arg(long, default_value_t = 600.0)]
+    /// A command without response for this long counts as a crash (seconds, more than 0).
+    #[arg(long, default_value_t = 600.0, allow_negative_numbers = true,
+          value_parser = crate::values::positive_seconds)]
     pub timeout: f64,
     /// Show the engines' stderr instead of discarding it.
     #[arg(long)]
@@ -79,6 +86,16 @@ pub struct MatchArgs {
     /// Playouts per move of the engine `--preset` describes.
     #[arg(long, requires = "preset", value_parser = clap::value_parser!(u64).range(1..))]
     pub playouts: Option<u64>,
+}
+
+/// `--seconds`: whole seconds, at least 1.
+fn whole_seconds(s: &str) -> Result<u64, crate::values::BadValue> {
+    crate::values::count(s, "seconds", 1, 1 << 40)
+}
+
+/// `--max-moves`: at least one ply.
+fn max_moves(s: &str) -> Result<u32, crate::values::BadValue> {
+    crate::values::count(s, "plies", 1, u64::from(u32::MAX)).map(|n| n as u32)
 }
 
 impl MatchArgs {
@@ -100,8 +117,28 @@ impl MatchArgs {
     }
 }
 
+/// The name of a game record (`game-*.sgf`) in `dir`, if it holds one.
+fn first_record(dir: &std::path::Path) -> Option<String> {
+    let entries = std::fs::read_dir(dir).ok()?;
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("game-") && n.ends_with(".sgf"))
+        .collect();
+    names.sort();
+    names.into_iter().next()
+}
+
 pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     let size = a.size;
+    if !a.overwrite {
+        if let Some(name) = first_record(&a.sgf_dir) {
+            anyhow::bail!(
+                "{} already holds game records ({name}): give another --sgf-dir, or --overwrite \
+                 to replace them",
+                a.sgf_dir.display()
+            );
+        }
+    }
     std::fs::create_dir_all(&a.sgf_dir)
         .with_context(|| format!("cannot create {}", a.sgf_dir.display()))?;
     let streams = a.parallel.clamp(1, 2);

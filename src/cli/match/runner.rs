@@ -145,7 +145,10 @@ impl<'a> Stream<'a> {
     pub(super) fn play(&mut self, g: u32) -> anyhow::Result<GameResult> {
         let a = self.a;
         let size = a.size;
-        let timeout = Duration::from_secs_f64(a.timeout.max(1.0));
+        // Capped so that a deadline computed from it cannot overflow.
+        let timeout = Duration::try_from_secs_f64(a.timeout)
+            .unwrap_or(Duration::MAX)
+            .min(Duration::from_secs(1 << 32));
         let max_moves = a.max_moves.unwrap_or(3 * a.size.area() as u32);
         let a_black = g % 2 == 0;
         let (bi, wi) = if a_black { (0, 1) } else { (1, 0) };

@@ -97,6 +97,9 @@ pub fn run(a: &ProfileArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn diff(before: &Path, after: &Path, output: &Path) -> anyhow::Result<ExitCode> {
+    // The inputs are read and checked before the output is opened.
+    output::check_folded(before)?;
+    output::check_folded(after)?;
     let file = create(output, "flamegraph")?;
     write_with(file, output, |w| output::write_diff(before, after, w))?;
     eprintln!(
@@ -127,11 +130,15 @@ fn profile_bench(b: &BenchArgs, out: &OutputArgs) -> anyhow::Result<ExitCode> {
             "heavy"
         }
     );
-    files.write(out, &samples, &title, start.elapsed())
+    files.write(out, &samples, &title, start.elapsed(), b.json)
 }
 
 fn profile_search(s: &SearchArgs) -> anyhow::Result<ExitCode> {
     s.gtp.check().map_err(anyhow::Error::msg)?;
+    if let Some(p) = &s.sgf {
+        // Before any output is opened: a record that cannot be read costs no file.
+        File::open(p).with_context(|| format!("cannot read the game record {}", p.display()))?;
+    }
     let settings = s.gtp.settings();
     let files = Outputs::create(&s.out)?;
     let progress = search::SearchProgress::default();
@@ -153,6 +160,13 @@ fn profile_search(s: &SearchArgs) -> anyhow::Result<ExitCode> {
     let outcome = outcome?;
     eprint!("{}", outcome.log);
     println!("moves          {}", outcome.moves.join(", "));
+    if outcome.ended {
+        println!(
+            "game over      after {} of the {} genmoves asked",
+            outcome.moves.len(),
+            s.genmoves
+        );
+    }
     println!("seconds        {:.3}", start.elapsed().as_secs_f64());
     let from = s.sgf.as_deref().map_or_else(
         || "the empty board".to_string(),
@@ -162,14 +176,16 @@ fn profile_search(s: &SearchArgs) -> anyhow::Result<ExitCode> {
         "tengen profile: search, {} genmove(s) from {from}, {} thread(s)",
         s.genmoves, settings.config.params.threads
     );
-    files.write(&s.out, &samples, &title, start.elapsed())
+    files.write(&s.out, &samples, &title, start.elapsed(), false)
 }
 
-/// The output files, created before the run so that a bad path fails first.
+/// The output files, created before the run so that a bad path fails first. Each is a
+/// temporary file beside its path, renamed into place once written: a run that fails leaves
+/// whatever was at the path as it was.
 struct Outputs {
-    svg: File,
-    pprof: Option<File>,
-    folded: Option<File>,
+    svg: Pending,
+    pprof: Option<Pending>,
+    folded: Option<Pending>,
 }
 
 impl Outputs {
@@ -195,14 +211,14 @@ impl Outputs {
         samples: &Samples,
         title: &str,
         elapsed: Duration,
+        json_stdout: bool,
     ) -> anyhow::Result<ExitCode> {
         let paths = std::iter::once(out.output.as_path())
             .chain(out.pprof.as_deref())
             .chain(out.folded.as_deref());
         if samples.total() == 0 {
-            for path in paths {
-                let _ = std::fs::remove_file(path);
-            }
+            // The pending files are dropped unwritten: nothing at `paths` changes.
+            let _ = paths;
             bail!(
                 "no samples were collected in {:.3} s of run time; profile a longer run",
                 elapsed.as_secs_f64()
@@ -220,7 +236,13 @@ impl Outputs {
             folded.total(),
             out.output.display()
         );
-        print!("{}", where_the_time_goes(&folded, HOTTEST));
+        let table = where_the_time_goes(&folded, HOTTEST);
+        if json_stdout {
+            // stdout holds one JSON object: the table goes to stderr.
+            eprint!("{table}");
+        } else {
+            print!("{table}");
+        }
         if samples.dropped > 0 {
             eprintln!(
                 "tengen: {} samples were lost (collector too slow)",
@@ -266,19 +288,42 @@ fn where_the_time_goes(f: &Folded, n: usize) -> String {
     o
 }
 
-fn create(path: &Path, what: &str) -> anyhow::Result<File> {
-    File::create(path).with_context(|| format!("cannot create the {what} file {}", path.display()))
+/// An output file being written: a temporary file in the directory of its path, which
+/// [`write_with`] renames into place once the whole file is written. Dropped unwritten, it is
+/// removed, and the path keeps what it had.
+struct Pending(tempfile::NamedTempFile);
+
+/// Creates the pending output for `path` (`what` names it in the error).
+fn create(path: &Path, what: &str) -> anyhow::Result<Pending> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut b = tempfile::Builder::new();
+    b.prefix(".tengen-").suffix(".tmp");
+    // The permissions `File::create` gives (0666 less the umask), not the temporary file's 0600.
+    #[cfg(unix)]
+    b.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    b.tempfile_in(dir)
+        .map(Pending)
+        .with_context(|| format!("cannot create the {what} file {}", path.display()))
 }
 
-/// Writes through a buffer into `file` (already created at `path`) and flushes it.
+/// Writes through a buffer into `file` (pending for `path`), flushes it and renames it to
+/// `path`.
 fn write_with(
-    file: File,
+    file: Pending,
     path: &Path,
-    body: impl FnOnce(&mut BufWriter<File>) -> anyhow::Result<()>,
+    body: impl FnOnce(&mut BufWriter<&File>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let mut w = BufWriter::new(file);
+    let mut w = BufWriter::new(file.0.as_file());
     body(&mut w)
         .and_then(|()| w.flush().map_err(Into::into))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    drop(w);
+    file.0
+        .persist(path)
+        .map(drop)
         .with_context(|| format!("cannot write {}", path.display()))
 }
 

@@ -166,11 +166,7 @@ pub fn write_svg(f: &Folded, title: &str, w: &mut impl Write) -> anyhow::Result<
 /// fewer. Counts are normalised to the same total first.
 pub fn write_diff(before: &Path, after: &Path, w: &mut impl Write) -> anyhow::Result<()> {
     for p in [before, after] {
-        let text = std::fs::read_to_string(p)
-            .with_context(|| format!("cannot read the folded file {}", p.display()))?;
-        let f = Folded::parse(&text)
-            .map_err(|e| anyhow::anyhow!("{}: not a folded file: {e}", p.display()))?;
-        anyhow::ensure!(f.total() > 0, "{}: no samples", p.display());
+        check_folded(p)?;
     }
     let mut diff = Vec::new();
     let opts = inferno::differential::Options {
@@ -187,6 +183,16 @@ pub fn write_diff(before: &Path, after: &Path, w: &mut impl Write) -> anyhow::Re
     let mut fo = flame_options(&title, "samples");
     inferno::flamegraph::from_reader(&mut fo, diff.as_slice(), w)
         .context("inferno could not draw the differential flamegraph")
+}
+
+/// Reads the folded stacks at `p` and checks them: readable, folded, and not empty.
+pub fn check_folded(p: &Path) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(p)
+        .with_context(|| format!("cannot read the folded file {}", p.display()))?;
+    let f = Folded::parse(&text)
+        .map_err(|e| anyhow::anyhow!("{}: not a folded file: {e}", p.display()))?;
+    anyhow::ensure!(f.total() > 0, "{}: no samples", p.display());
+    Ok(())
 }
 
 fn file_name(p: &Path) -> String {

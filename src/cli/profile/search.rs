@@ -23,6 +23,9 @@ pub struct SearchProgress {
 pub struct SearchOutcome {
     /// The generated moves, as `B D4`.
     pub moves: Vec<String>,
+    /// Whether the game ended (two passes in a row, or a resignation) before the genmoves
+    /// asked for were played: no genmove follows the end of the game.
+    pub ended: bool,
     /// The engine's diagnostics (its search summaries).
     pub log: String,
 }
@@ -41,6 +44,7 @@ pub fn run(
         next: Next::Genmove("black"),
         genmoves,
         moves: Vec::new(),
+        ended: false,
         error: None,
         progress,
     };
@@ -66,6 +70,7 @@ pub fn run(
     let log = String::from_utf8_lossy(&log.into_inner().unwrap_or_default()).into_owned();
     Ok(SearchOutcome {
         moves: driver.moves,
+        ended: driver.ended,
         log,
     })
 }
@@ -84,6 +89,8 @@ struct Driver<'a> {
     next: Next,
     genmoves: u64,
     moves: Vec<String>,
+    /// The game is over: two passes in a row, or a resignation.
+    ended: bool,
     error: Option<String>,
     progress: &'a SearchProgress,
 }
@@ -122,15 +129,19 @@ impl Driver<'_> {
                 }
             }
             Next::Genmove(c) => {
+                let pass = |m: &str| m.ends_with(" pass") || m.ends_with(" PASS");
+                let previous_passed = self.moves.last().is_some_and(|m| pass(m));
                 self.moves
                     .push(format!("{} {body}", if c == "black" { "B" } else { "W" }));
+                self.ended = body.eq_ignore_ascii_case("resign")
+                    || (previous_passed && body.eq_ignore_ascii_case("pass"));
                 self.progress.done.fetch_add(1, Ordering::Relaxed);
                 c
             }
             Next::Quit => return,
         };
         // `colour` has just moved (or, after loadsgf, is the side not to move).
-        if self.moves.len() as u64 >= self.genmoves {
+        if self.ended || self.moves.len() as u64 >= self.genmoves {
             self.send("quit");
         } else {
             let to_move = if colour == "black" { "white" } else { "black" };

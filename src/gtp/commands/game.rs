@@ -10,7 +10,28 @@ use crate::gtp::parse;
 use crate::gtp::{Reply, Server};
 use crate::sgf;
 use crate::values;
-use std::io::Write;
+use std::io::{Read as _, Write};
+
+/// The largest game record `loadsgf` reads: far more than a 19x19 game with comments and
+/// variations takes, and a bound on what a file (or `/dev/zero`) can make it allocate.
+pub(crate) const MAX_SGF_BYTES: u64 = 4 << 20;
+
+/// The bytes of `path`, or why they cannot be had: unreadable, or longer than `max` bytes
+/// (read no further than that).
+fn read_bounded(path: &str, max: u64) -> Result<Vec<u8>, String> {
+    let f = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let mut bytes = Vec::new();
+    f.take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {path}: {e}"))?;
+    if bytes.len() as u64 > max {
+        return Err(format!(
+            "{path} is larger than {} MiB, more than a game record",
+            max >> 20
+        ));
+    }
+    Ok(bytes)
+}
 
 impl<O: Write, E: Write> Server<O, E> {
     pub(super) fn boardsize(&mut self, args: &[&str]) -> Reply {
@@ -183,15 +204,28 @@ impl<O: Write, E: Write> Server<O, E> {
             },
             _ => return err("syntax error"),
         };
-        let Ok(text) = std::fs::read(file) else {
-            return err("cannot load file");
+        // GTP's failure text, then what and where (a client may match the first words only).
+        let fail = |why: String| err(&format!("cannot load file: {why}"));
+        let text = match read_bounded(file, MAX_SGF_BYTES) {
+            Ok(t) => t,
+            Err(why) => return fail(why),
         };
-        let Ok(rec) = sgf::parse(&String::from_utf8_lossy(&text)) else {
-            return err("cannot load file");
+        let rec = match sgf::parse(&String::from_utf8_lossy(&text)) {
+            Ok(r) => r,
+            Err(e) => return fail(format!("{file}: {e}")),
         };
         let komi = rec.komi.unwrap_or(self.engine.komi());
+        if komi.abs() > values::MAX_KOMI {
+            return fail(format!(
+                "{file}: komi {komi} is out of range (-{0} to {0})",
+                values::MAX_KOMI
+            ));
+        }
         let Some(size) = BoardSize::new(rec.size) else {
-            return err("cannot load file");
+            return fail(format!(
+                "{file}: board size {} is not supported (2 to 19)",
+                rec.size
+            ));
         };
         let mut engine = new_engine(size, komi, *self.engine.config());
         let first = rec.player.or(rec.moves.first().map(|&(c, _)| c)).unwrap_or(
@@ -203,18 +237,22 @@ impl<O: Write, E: Write> Server<O, E> {
                 Color::Black
             },
         );
-        if engine
-            .set_position(&rec.setup[Color::Black], &rec.setup[Color::White], first)
-            .is_err()
+        if let Err(e) =
+            engine.set_position(&rec.setup[Color::Black], &rec.setup[Color::White], first)
         {
-            return err("cannot load file");
+            return fail(format!("{file}: the setup stones: {e}"));
         }
         for (i, &(c, m)) in rec.moves.iter().enumerate() {
             if upto.is_some_and(|n| i + 1 >= n) {
                 break;
             }
-            if engine.play(c, m).is_err() {
-                return err("cannot load file");
+            if let Err(e) = engine.play(c, m) {
+                return fail(format!(
+                    "{file}: move {} ({} {}) is illegal: {e}",
+                    i + 1,
+                    c.letter(),
+                    m
+                ));
             }
         }
         let to_move = engine.to_move();
