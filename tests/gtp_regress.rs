@@ -212,3 +212,20 @@ fn harness_parses_expectations() {
     assert_eq!(r[&3], "");
     assert_eq!(r[&4], "info x");
 }
+
+/// A command line longer than the bound is refused with a clear error and skipped, and the
+/// session goes on (issue 39, item 7): memory stays bounded whatever a controller sends.
+#[test]
+fn an_overlong_line_is_refused_and_skipped() {
+    let mut input = Vec::new();
+    input.extend_from_slice(b"1 boardsize ");
+    input.extend(std::iter::repeat_n(b'9', 1 << 20));
+    input.extend_from_slice(b"\n2 name\n");
+    let mut out = Vec::new();
+    gtp::run(settings(), Cursor::new(input), &mut out, Vec::new()).expect("the session runs");
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.starts_with("? line too long: a command line holds at most 65536 bytes\n\n=2 tengen"),
+        "{out}"
+    );
+}

@@ -1,11 +1,15 @@
 //! The other side of GTP: driving an engine that runs as a child process (for `tengen match`).
 
+use super::line::{read_line, Line, MAX_RESPONSE_LINE};
 use std::ffi::OsStr;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
+
+/// Most lines in one response (a 19x19 `showboard` takes about 25).
+const MAX_RESPONSE_LINES: usize = 10_000;
 
 /// Why a command got no proper response.
 #[derive(Debug, thiserror::Error)]
@@ -28,7 +32,8 @@ pub struct Client {
     pub command: String,
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    /// The engine's output lines; `None` for a line longer than `MAX_RESPONSE_LINE`.
+    lines: Receiver<Option<String>>,
 }
 
 /// Splits a command line into words; single or double quotes group words with spaces.
@@ -107,22 +112,22 @@ impl Client {
             .map_err(|e| ClientError::Spawn(command.clone(), e))?;
         let stdin = child.stdin.take().expect("piped stdin");
         let mut out = BufReader::new(child.stdout.take().expect("piped stdout"));
-        let (tx, lines) = mpsc::channel();
+        // Bounded, line by line and in lines queued: an engine that floods its output waits.
+        let (tx, lines) = mpsc::sync_channel(1024);
         std::thread::spawn(move || {
             let mut buf = Vec::new();
             loop {
-                buf.clear();
-                match out.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let l = String::from_utf8_lossy(&buf);
-                        if tx
-                            .send(l.trim_end_matches(['\n', '\r']).to_string())
-                            .is_err()
-                        {
-                            break;
-                        }
-                    }
+                let l = match read_line(&mut out, &mut buf, MAX_RESPONSE_LINE) {
+                    Ok(Line::End) | Err(_) => break,
+                    Ok(Line::Whole) => Some(
+                        String::from_utf8_lossy(&buf)
+                            .trim_end_matches(['\n', '\r'])
+                            .to_string(),
+                    ),
+                    Ok(Line::TooLong) => None,
+                };
+                if tx.send(l).is_err() {
+                    break;
                 }
             }
         });
@@ -148,7 +153,12 @@ impl Client {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let l = match self.lines.recv_timeout(left) {
-                Ok(l) => l,
+                Ok(Some(l)) => l,
+                Ok(None) => {
+                    return Err(ClientError::Protocol(format!(
+                        "a response line longer than {MAX_RESPONSE_LINE} bytes"
+                    )))
+                }
                 Err(RecvTimeoutError::Timeout) => return Err(ClientError::Timeout(timeout)),
                 Err(RecvTimeoutError::Disconnected) => return Err(ClientError::Closed),
             };
@@ -157,6 +167,11 @@ impl Client {
                     continue;
                 }
                 break;
+            }
+            if lines.len() >= MAX_RESPONSE_LINES {
+                return Err(ClientError::Protocol(format!(
+                    "a response of more than {MAX_RESPONSE_LINES} lines"
+                )));
             }
             lines.push(l);
         }

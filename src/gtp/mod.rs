@@ -53,6 +53,7 @@ pub mod analyze_args;
 pub mod client;
 pub mod clock;
 mod commands;
+pub mod line;
 pub mod parse;
 
 use crate::board::BoardSize;
@@ -104,6 +105,13 @@ impl Default for Settings {
     }
 }
 
+/// Lines read ahead of the command that runs, at most.
+const QUEUED_LINES: usize = 1024;
+
+/// What the reader passes on for a line longer than [`line::MAX_COMMAND_LINE`]: not a line a
+/// controller can send (it holds a control character, which GTP's cleaning removes).
+const TOO_LONG: &str = "\u{1}too long";
+
 /// Input lines, read on their own thread.
 struct Input {
     rx: Receiver<String>,
@@ -114,18 +122,19 @@ struct Input {
 
 impl Input {
     fn spawn<R: BufRead + Send + 'static>(mut r: R) -> Input {
-        let (tx, rx) = mpsc::channel();
+        // Bounded: a controller that sends faster than commands run waits, instead of
+        // filling memory with lines.
+        let (tx, rx) = mpsc::sync_channel(QUEUED_LINES);
         std::thread::spawn(move || {
             let mut buf = Vec::new();
             loop {
-                buf.clear();
-                match r.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
-                            break;
-                        }
-                    }
+                let line = match line::read_line(&mut r, &mut buf, line::MAX_COMMAND_LINE) {
+                    Ok(line::Line::End) | Err(_) => break,
+                    Ok(line::Line::Whole) => String::from_utf8_lossy(&buf).into_owned(),
+                    Ok(line::Line::TooLong) => TOO_LONG.to_string(),
+                };
+                if tx.send(line).is_err() {
+                    break;
                 }
             }
         });
@@ -150,10 +159,11 @@ impl Input {
     }
 
     /// Takes in whatever arrived without waiting. Returns whether GoGui's interrupt line came
-    /// (it is consumed); other lines are kept for later.
+    /// (it is consumed); other lines are kept for later, [`QUEUED_LINES`] at most (the rest
+    /// wait in the reader's queue, and an interrupt behind them is seen once they are run).
     fn poll_interrupt(&mut self) -> bool {
         let mut interrupt = false;
-        loop {
+        while self.pending.len() < QUEUED_LINES {
             match self.rx.try_recv() {
                 Ok(l) if parse::is_interrupt(&l) => interrupt = true,
                 Ok(l) => self.pending.push_back(l),
@@ -164,6 +174,7 @@ impl Input {
                 }
             }
         }
+        interrupt
     }
 
     /// Whether any input (or its end) has arrived; keeps it for later.
@@ -241,6 +252,14 @@ enum Reply {
 impl<O: Write, E: Write> Server<O, E> {
     fn serve(&mut self) -> io::Result<()> {
         while let Some(raw) = self.input.next() {
+            if raw == TOO_LONG {
+                let msg = format!(
+                    "line too long: a command line holds at most {} bytes",
+                    line::MAX_COMMAND_LINE
+                );
+                self.respond('?', "", &msg)?;
+                continue;
+            }
             let Some(cmd) = parse::command(&raw) else {
                 continue;
             };
