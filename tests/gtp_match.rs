@@ -266,3 +266,36 @@ fn earlier_records_are_not_overwritten_unasked() {
         .contains("an earlier match"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An engine that never answers forfeits each game after `--timeout`, from its first command
+/// on (`name`), and the match goes on to its end (issue 39, item 10).
+#[test]
+fn a_silent_engine_forfeits_within_the_timeout() {
+    if !Path::new("/bin/sh").exists() {
+        eprintln!("NOTICE: no /bin/sh, skipping");
+        return;
+    }
+    let dir = temp_dir("silent");
+    let start = std::time::Instant::now();
+    let out = Command::new(tengen())
+        .args(["match", "--a", "tengen gtp --playouts 20 --quiet"])
+        .args(["--b", "sh -c 'while read l; do :; done'"])
+        .args(["--games", "2", "--size", "5", "--timeout", "1", "--sgf-dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("A scored 2"), "{stdout}");
+    assert!(stdout.contains("no answer to `name`"), "{stdout}");
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -64,15 +64,30 @@ struct Player {
     name: String,
 }
 
+/// Why an engine could not be made ready for a game.
+enum NotReady {
+    /// It cannot play this match at all (it cannot be started, or refuses a setting): the
+    /// match stops.
+    Abort(anyhow::Error),
+    /// It did not answer in time, or died: it forfeits the game, and starts afresh for the
+    /// next one.
+    Forfeit(String),
+}
+
 impl Player {
-    fn start(&mut self, show_stderr: bool) -> anyhow::Result<&mut Client> {
+    /// Starts the engine if it is not running, and learns its name, waiting `timeout` for
+    /// each answer like any other command.
+    fn start(&mut self, show_stderr: bool, timeout: Duration) -> Result<&mut Client, NotReady> {
         if self.client.is_none() {
             let err = (!show_stderr).then(Stdio::null);
-            let mut c = Client::spawn(&self.argv, err)?;
+            let mut c = Client::spawn(&self.argv, err).map_err(|e| NotReady::Abort(e.into()))?;
             if self.name.is_empty() {
-                let t = Duration::from_secs(30);
-                let name = c.send("name", t).ok().and_then(Result::ok);
-                let version = c.send("version", t).ok().and_then(Result::ok);
+                let mut ask = |cmd: &str| match c.send(cmd, timeout) {
+                    Ok(r) => Ok(r.ok()),
+                    Err(e) => Err(NotReady::Forfeit(format!("no answer to `{cmd}`: {e}"))),
+                };
+                let name = ask("name")?;
+                let version = ask("version")?;
                 self.name = match (name, version) {
                     (Some(n), Some(v)) if !v.is_empty() => format!("{n} {v}"),
                     (Some(n), _) => n,
@@ -82,6 +97,32 @@ impl Player {
             self.client = Some(c);
         }
         Ok(self.client.as_mut().expect("just started"))
+    }
+
+    /// Starts the engine if need be and sets it up for a game of `a`.
+    fn prepare(&mut self, a: &MatchArgs, timeout: Duration) -> Result<(), NotReady> {
+        let c = self.start(a.show_stderr, timeout)?;
+        let mut cmds = vec![
+            format!("boardsize {}", a.size),
+            "clear_board".to_string(),
+            format!("komi {}", a.komi),
+        ];
+        if let Some(s) = a.seconds {
+            cmds.push(format!("time_settings 0 {s} 1"));
+        }
+        for cmd in &cmds {
+            match c.send(cmd, timeout) {
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => {
+                    return Err(NotReady::Abort(anyhow::anyhow!(
+                        "`{}` refused `{cmd}`: {e}",
+                        c.command
+                    )))
+                }
+                Err(e) => return Err(NotReady::Forfeit(format!("no answer to `{cmd}`: {e}"))),
+            }
+        }
+        Ok(())
     }
 }
 
@@ -152,13 +193,25 @@ impl<'a> Stream<'a> {
         let max_moves = a.max_moves.unwrap_or(3 * a.size.area() as u32);
         let a_black = g % 2 == 0;
         let (bi, wi) = if a_black { (0, 1) } else { (1, 0) };
-        for p in &mut self.players {
-            let c = p.start(a.show_stderr)?;
-            setup(c, &format!("boardsize {size}"), timeout)?;
-            setup(c, "clear_board", timeout)?;
-            setup(c, &format!("komi {}", a.komi), timeout)?;
-            if let Some(s) = a.seconds {
-                setup(c, &format!("time_settings 0 {s} 1"), timeout)?;
+        for (i, p) in self.players.iter_mut().enumerate() {
+            match p.prepare(a, timeout) {
+                Ok(()) => {}
+                Err(NotReady::Abort(e)) => return Err(e),
+                Err(NotReady::Forfeit(why)) => {
+                    // Killed, and started afresh for the next game.
+                    p.client = None;
+                    if p.name.is_empty() {
+                        p.name = p.argv.join(" ");
+                    }
+                    let c = if i == bi { Color::Black } else { Color::White };
+                    return Ok(GameResult {
+                        g,
+                        a_black,
+                        ending: Ending::Forfeit(c, why),
+                        moves: Vec::new(),
+                        names: [self.players[0].name.clone(), self.players[1].name.clone()],
+                    });
+                }
             }
         }
         let mut judge = new_engine(size, a.komi, EngineConfig::default());
