@@ -36,34 +36,11 @@ pub struct Client {
     lines: Receiver<Option<String>>,
 }
 
-/// Splits a command line into words; single or double quotes group words with spaces.
+/// Splits a command line into words as a POSIX shell does (quotes group words with spaces,
+/// a backslash escapes); `None` when a quote is not closed or a backslash ends the line.
 #[must_use]
-pub fn split_command(s: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    let mut quote = None;
-    let mut any = false;
-    for c in s.chars() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), c) => cur.push(c),
-            (None, '"' | '\'') => {
-                quote = Some(c);
-                any = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if any || !cur.is_empty() {
-                    words.push(std::mem::take(&mut cur));
-                }
-                any = false;
-            }
-            (None, c) => cur.push(c),
-        }
-    }
-    if any || !cur.is_empty() {
-        words.push(cur);
-    }
-    words
+pub fn split_command(s: &str) -> Option<Vec<String>> {
+    shlex::split(s)
 }
 
 /// Debian installs games (GNU Go among them) here, and a root `PATH` often lacks it.
@@ -226,10 +203,15 @@ mod tests {
     #[test]
     fn splits_words_and_quotes() {
         assert_eq!(
-            split_command("gnugo --mode gtp  --level 10"),
+            split_command("gnugo --mode gtp  --level 10").unwrap(),
             ["gnugo", "--mode", "gtp", "--level", "10"]
         );
-        assert_eq!(split_command("a 'b c' \"d\"e ''"), ["a", "b c", "de", ""]);
-        assert!(split_command("   ").is_empty());
+        assert_eq!(
+            split_command("a 'b c' \"d\"e ''").unwrap(),
+            ["a", "b c", "de", ""]
+        );
+        assert!(split_command("   ").unwrap().is_empty());
+        // Issue 39, item 11: an unterminated quote is an error, not a word.
+        assert_eq!(split_command("gnugo --mode 'gtp"), None);
     }
 }

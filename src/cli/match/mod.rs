@@ -20,7 +20,7 @@ use crate::sgf;
 use anyhow::Context;
 use clap::Args;
 use runner::{Ending, GameResult, Stream};
-use stats::{elo, fmt_elo, wilson, Margins, Repeats};
+use stats::{elo_line, wilson, Margins, Repeats};
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -263,13 +263,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         100.0 * lo,
         100.0 * hi
     );
-    let _ = writeln!(
-        out,
-        "Elo A - B {} [{}, {}]",
-        fmt_elo(elo(p)),
-        fmt_elo(elo(lo)),
-        fmt_elo(elo(hi))
-    );
+    let _ = writeln!(out, "{}", elo_line(p, lo, hi));
     let _ = writeln!(out, "{}", margins.line(a.games));
     if repeats.count > 0 {
         let _ = writeln!(

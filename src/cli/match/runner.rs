@@ -13,7 +13,9 @@ use std::time::Duration;
 
 /// `tengen` as the first word means this executable.
 fn argv(cmd: &str) -> anyhow::Result<Vec<String>> {
-    let mut v = split_command(cmd);
+    let Some(mut v) = split_command(cmd) else {
+        bail!("cannot split the engine command `{cmd}` into words: a quote is not closed");
+    };
     if v.is_empty() {
         bail!("empty engine command");
     }

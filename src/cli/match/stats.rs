@@ -26,13 +26,31 @@ pub(super) fn elo(p: f64) -> f64 {
     }
 }
 
+/// An Elo difference as the report prints it: signed and whole (`0`, never `-0`), and an
+/// infinite end of an interval as the bound it is not.
 pub(super) fn fmt_elo(e: f64) -> String {
     if e.is_finite() {
-        format!("{e:+.0}")
+        let r = e.round();
+        if r == 0.0 {
+            "0".into()
+        } else {
+            format!("{r:+.0}")
+        }
     } else if e > 0.0 {
-        "+inf".into()
+        "no upper bound".into()
     } else {
-        "-inf".into()
+        "no lower bound".into()
+    }
+}
+
+/// The report's Elo line for score rate `p` and its interval `[lo, hi]`.
+pub(super) fn elo_line(p: f64, lo: f64, hi: f64) -> String {
+    let interval = format!("95 % interval [{}, {}]", fmt_elo(elo(lo)), fmt_elo(elo(hi)));
+    if elo(p).is_finite() {
+        format!("Elo A - B {}, {interval}", fmt_elo(elo(p)))
+    } else {
+        let all = if p > 0.5 { "all" } else { "none" };
+        format!("Elo A - B: no finite estimate (A scored {all} of the points), {interval}")
     }
 }
 
@@ -132,7 +150,17 @@ mod tests {
         assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3);
         assert!(elo(0.5).abs() < 1e-9);
         assert!((elo(0.75) - 190.85).abs() < 0.1);
-        assert_eq!(fmt_elo(elo(1.0)), "+inf");
+        // Issue 39, item 11: no `-0`, and no infinite numbers printed.
+        assert_eq!(fmt_elo(-0.3), "0");
+        assert_eq!(fmt_elo(elo(0.75)), "+191");
+        assert_eq!(
+            elo_line(1.0, 0.7, 1.0),
+            "Elo A - B: no finite estimate (A scored all of the points), 95 % interval [+147, no upper bound]"
+        );
+        assert_eq!(
+            elo_line(0.5, 0.0, 1.0),
+            "Elo A - B 0, 95 % interval [no lower bound, no upper bound]"
+        );
     }
 
     #[test]
