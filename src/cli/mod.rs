@@ -20,7 +20,7 @@ use std::process::ExitCode;
 
 /// tengen: a Monte-Carlo Go engine built around a bit-parallel playout kernel.
 #[derive(Parser, Debug)]
-#[command(name = "tengen", version, about)]
+#[command(name = "tengen", version, about, disable_help_subcommand = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -36,6 +36,11 @@ pub enum Command {
     Gtp(GtpArgs),
     /// Play games between two GTP engines and report the win rate and Elo difference.
     Match(MatchArgs),
+    /// Print the help of tengen or of one of its commands (`tengen help bench`).
+    Help {
+        /// The command to describe.
+        command: Option<String>,
+    },
 }
 
 /// Runs the parsed command line.
@@ -45,6 +50,55 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Profile(a)) => profile::run(&a),
         Some(Command::Gtp(a)) => gtp::run(&a),
         Some(Command::Match(a)) => r#match::run(&a),
+        Some(Command::Help { command }) => help(command.as_deref()),
         None => gtp::run(&GtpArgs::default()),
+    }
+}
+
+/// `tengen help [COMMAND]`: clap's own help subcommand refuses `help --help`, this one is a
+/// command like the others.
+fn help(command: Option<&str>) -> anyhow::Result<ExitCode> {
+    let mut cli = <Cli as clap::CommandFactory>::command();
+    let target = match command {
+        None => &mut cli,
+        Some(name) => {
+            let names: Vec<String> = cli
+                .get_subcommands()
+                .map(|c| c.get_name().to_string())
+                .collect();
+            cli.find_subcommand_mut(name).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "no command named `{name}`: the commands are {}",
+                    names.join(", ")
+                )
+            })?
+        }
+    };
+    target.print_long_help()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `tengen help --help` describes `help`, as any command's `--help` does (issue 39,
+    /// item 14); `help COMMAND` names the command.
+    #[test]
+    fn help_is_a_command_like_the_others() {
+        let e = Cli::try_parse_from(["tengen", "help", "--help"]).unwrap_err();
+        assert_eq!(e.kind(), clap::error::ErrorKind::DisplayHelp);
+        assert!(e.to_string().contains("Print the help of tengen"), "{e}");
+        match Cli::try_parse_from(["tengen", "help", "bench"])
+            .unwrap()
+            .command
+        {
+            Some(Command::Help { command }) => assert_eq!(command.as_deref(), Some("bench")),
+            other => panic!("{other:?}"),
+        }
+        assert!(help(Some("nonsense"))
+            .unwrap_err()
+            .to_string()
+            .contains("the commands are bench, profile, gtp, match, help"));
     }
 }
