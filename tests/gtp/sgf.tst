@@ -95,7 +95,7 @@
 
 # kgs-rules names the rules of the record; scoring stays area scoring.
 30 kgs-rules japanese
-#? []
+#? [recorded; tengen still scores by area \(Chinese rules, positional superko\)]
 
 31 printsgf
 #? [.*RU\[Japanese\].*]

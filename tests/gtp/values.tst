@@ -28,7 +28,7 @@
 #? []
 
 9 kgs-rules new_zealand
-#? []
+#? [recorded; tengen still scores by area \(Chinese rules, positional superko\)]
 
 # Komi: the same range as `--komi` on the command line.
 10 komi 1000

@@ -45,6 +45,10 @@ pub const COMMANDS: &[&str] = &[
     "kgs-genmove_cleanup",
     "kgs-time_settings",
     "kgs-rules",
+    "kgs-game_over",
+    "kata-get-rules",
+    "kata-set-rules",
+    "cputime",
     "gogui-analyze_commands",
     "gogui-interrupt",
     "lz-analyze",
@@ -73,7 +77,18 @@ const NO_ARGUMENTS: &[&str] = &[
     "gogui-analyze_commands",
     "gogui-interrupt",
     "tengen-ownership",
+    "kgs-game_over",
+    "kata-get-rules",
+    "cputime",
 ];
+
+/// `kata-get-rules`: the rules tengen plays, in the JSON form KataGo's clients read. Area
+/// scoring, positional superko, no suicide, no compensation for handicap stones.
+const KATA_RULES: &str = r#"{"friendlyPassOk":true,"hasButton":false,"ko":"POSITIONAL","scoring":"AREA","suicide":false,"tax":"NONE","whiteHandicapBonus":"0"}"#;
+
+/// What the reply to `kgs-rules` says when the rules named are not the ones tengen plays.
+const AREA_SCORING_NOTE: &str =
+    "recorded; tengen still scores by area (Chinese rules, positional superko)";
 
 /// `gogui-analyze_commands`: what GoGui offers in its analyze menu.
 const GOGUI_ANALYZE: &str = "dboard/Ownership/tengen-ownership\n\
@@ -103,6 +118,23 @@ fn game_error(e: GameError) -> Reply {
         GameError::BadVertexList | GameError::Setup(_) => "bad vertex list",
         GameError::OffBoard => "invalid color or coordinate",
     })
+}
+
+/// CPU time this process has used, in seconds (`cputime`, which gogui-twogtp reads); 0 where
+/// the platform cannot tell.
+fn process_cpu_seconds() -> f64 {
+    #[cfg(unix)]
+    {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `t` is a valid, writable timespec; the call writes only it.
+        if unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } == 0 {
+            return t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9;
+        }
+    }
+    0.0
 }
 
 fn color_name(c: Color) -> &'static str {
@@ -205,12 +237,31 @@ impl<O: Write, E: Write> Server<O, E> {
                             rec.rules = Some(name.clone());
                         }
                         self.record.rules = Some(name);
-                        ok("")
+                        ok(if r == values::Rules::Chinese {
+                            ""
+                        } else {
+                            AREA_SCORING_NOTE
+                        })
                     }
                     Err(e) => bad_value(&e),
                 },
                 _ => err("syntax error"),
             },
+            // KGS says the game is over; the next game starts with `clear_board`.
+            "kgs-game_over" => ok(""),
+            "kata-get-rules" => ok(KATA_RULES),
+            "kata-set-rules" => match args.as_slice() {
+                [r] if r.eq_ignore_ascii_case("chinese") => {
+                    self.record.rules = Some(values::Rules::Chinese.sgf_name().to_string());
+                    ok("")
+                }
+                [r] => err(&format!(
+                    "unsupported rules {r}: tengen plays chinese rules only (area scoring, \
+                     positional superko, no suicide)"
+                )),
+                _ => err("syntax error"),
+            },
+            "cputime" => ok(format!("{:.3}", process_cpu_seconds())),
             "gogui-analyze_commands" => ok(GOGUI_ANALYZE),
             "gogui-interrupt" => ok(""),
             "tengen-ownership" => {
