@@ -10,8 +10,8 @@ use tengen::board::{ByColor, Color};
 use tengen::engine::player::{new_engine, Decision, Engine, EngineConfig, GenmoveOptions};
 use tengen::game::{Vertex, VertexMove};
 use tengen::mcts::{
-    Action, ActionSet, Algorithm, Backup, FlatOutcome, Limits, Params, Rollout, SearchGame,
-    Searcher, StopReason,
+    Action, ActionSet, Algorithm, Backup, FlatOutcome, Limits, Monitor, Params, Rollout,
+    SearchGame, Searcher, StopReason, View,
 };
 
 #[path = "common/bits.rs"]
@@ -258,6 +258,35 @@ fn flat_pruning_stops_early_and_drops_bad_moves() {
     assert!(r.playouts < 2000, "{} playouts", r.playouts);
     assert_eq!(r.best().unwrap().action, Action(1));
     assert_eq!(r.children.len(), 3, "pruned moves are still reported");
+}
+
+/// An open-ended search (no playout or time limit: an analysis) runs until its watcher stops
+/// it, even when progressive pruning has settled the move (issue 39, item 4: `lz-analyze` with
+/// `--preset olga` ended by itself, often before any `info` line).
+#[test]
+fn open_ended_flat_search_runs_until_stopped() {
+    let game = Coins::new(&[&[0.1], &[0.9], &[0.15]]);
+    let p = flat(Params {
+        pp: true,
+        sigma_e: 0.01,
+        ..toy_params()
+    });
+    let mut s = Searcher::new(p);
+    let mut callback = |v: &View<'_, Coins>| {
+        if v.playouts() >= 20_000 {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    };
+    let monitor = Monitor {
+        interval: Duration::ZERO,
+        callback: &mut callback,
+    };
+    let r = s.run(&game, &Limits::default(), &|_| false, Some(monitor));
+    assert_eq!(r.stop, Some(StopReason::Interrupted), "{r:?}");
+    assert!(r.playouts >= 20_000, "{} playouts", r.playouts);
+    assert_eq!(r.best().unwrap().action, Action(1));
 }
 
 #[test]

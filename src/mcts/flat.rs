@@ -410,6 +410,7 @@ pub fn run<G: SearchGame>(
     seed: u64,
 ) -> Report {
     let start = Instant::now();
+    let open_ended = limits.playouts.is_none() && limits.time.is_none();
     let mut actions = Vec::new();
     root.tree_actions(&mut actions);
     restrictions.retain(root.to_move(), 0, &mut actions, |a| !forbidden(a));
@@ -480,8 +481,12 @@ pub fn run<G: SearchGame>(
         }
         if f.playouts % CHECK_EVERY == 0 {
             if params.pp {
+                // An open-ended search (an analysis) goes on until its watcher stops it: the
+                // pruning still drops moves, but a settled race does not end it.
                 if let Some(why) = f.prune() {
-                    break why;
+                    if !open_ended {
+                        break why;
+                    }
                 }
             }
             let now = Instant::now();
