@@ -440,6 +440,36 @@ fn flat_genmove_captures_the_big_group() {
     }
 }
 
+/// Depth 2 on an empty 9x9 board plays a move with a sensible win rate instead of resigning
+/// (issue 39, item 1: with a few games a reply, the minimum over the replies was near 0 % for
+/// every move).
+#[test]
+fn flat_depth2_does_not_resign_on_an_empty_board() {
+    let cfg = EngineConfig {
+        params: Params {
+            algorithm: Algorithm::Flat,
+            depth2: true,
+            ..Params::default()
+        },
+        estimate_playouts: 200,
+        ..EngineConfig::default()
+    };
+    let mut e = new_engine(tengen::board::BoardSize::NINE, 7.5, cfg);
+    let opts = GenmoveOptions {
+        limits: Limits::playouts(20_000),
+        cleanup: false,
+        commit: true,
+        allow_resign: true,
+    };
+    let (d, a) = e.genmove(Color::Black, &opts, None);
+    assert!(matches!(d, Decision::Play(VertexMove::Play(_))), "{d:?}");
+    let best = &a.moves[0];
+    assert!(
+        (0.25..0.75).contains(&best.winrate),
+        "an empty board is about even: {best:?}"
+    );
+}
+
 #[test]
 fn flat_search_respects_the_time_limit() {
     let mut e = atari_engine(Params::default());

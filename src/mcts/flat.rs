@@ -58,6 +58,10 @@ pub const MOVE_VALUES_EVERY: u64 = 256;
 /// The outcome of a won playout under [`FlatOutcome::Win`] (a lost one is the opposite).
 pub const WIN_POINTS: f64 = 45.0;
 
+/// Virtual games of the move's own mean added to each reply's mean at depth 2 (see
+/// `Flat::eval`).
+const REPLY_PRIOR: f64 = 8.0;
+
 /// Playouts between two looks at the clock, the monitor and the pruning rules.
 const CHECK_EVERY: u64 = 16;
 
@@ -175,25 +179,35 @@ impl<G: SearchGame> Flat<'_, G> {
                 None => unknown,
             };
         }
-        let mut best: Option<(f64, &Reply)> = None;
+        // Each reply's mean is pulled towards the move's own mean by `REPLY_PRIOR` virtual
+        // games: with a handful of games a reply (82 replies to each of 82 moves on 9x9), the
+        // raw minimum is the unluckiest reply, near 0 for every move, and the engine resigned
+        // on an empty board. As a reply's games grow, its own mean takes over.
+        let whole = self.stats(&c.direct, &c.amaf);
+        let (Some(prior_mean), Some(prior_rate)) = (whole.mean(), whole.winrate()) else {
+            return unknown;
+        };
+        let mut best: Option<(f64, f32, &Reply)> = None;
         let mut least = u64::MAX;
         for r in &c.replies {
             let s = self.stats(&r.direct, &r.amaf);
             least = least.min(s.n);
-            if let Some(m) = s.mean() {
-                if best.map_or(true, |(b, _)| m < b) {
-                    best = Some((m, r));
-                }
+            let n = s.n as f64 + REPLY_PRIOR;
+            let m = (s.sum + REPLY_PRIOR * prior_mean) / n;
+            let rate =
+                ((s.half_wins as f64 / 2.0 + REPLY_PRIOR * f64::from(prior_rate)) / n) as f32;
+            if best.map_or(true, |(b, _, _)| m < b) {
+                best = Some((m, rate, r));
             }
         }
         match best {
-            Some((m, r)) => {
+            Some((m, rate, r)) => {
                 let s = self.stats(&r.direct, &r.amaf);
                 Eval {
                     value: m,
                     sigma: s.sigma(),
                     games: least,
-                    winrate: s.winrate(),
+                    winrate: Some(rate),
                     reply: Some(r.action),
                 }
             }
