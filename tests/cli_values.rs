@@ -95,9 +95,16 @@ fn switches_read_on_off_as_the_readme_says() {
 }
 
 fn match_args(args: &[&str]) -> Result<tengen::cli::MatchArgs, String> {
-    let argv = ["tengen", "match", "--b", "gnugo --mode gtp"]
-        .iter()
-        .chain(args);
+    let argv = [
+        "tengen",
+        "match",
+        "--a",
+        "tengen",
+        "--b",
+        "gnugo --mode gtp",
+    ]
+    .iter()
+    .chain(args);
     match Cli::try_parse_from(argv) {
         Ok(Cli {
             command: Some(Command::Match(a)),

@@ -31,10 +31,11 @@ pub fn read_line<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize) -> io::Re
     if n == 0 {
         return Ok(Line::End);
     }
-    if buf.ends_with(b"\n") || n < max {
+    if buf.ends_with(b"\n") || n < max || r.fill_buf()?.is_empty() {
+        // A line, or the last one, without a newline, of at most `max` bytes.
         return Ok(Line::Whole);
     }
-    // `max` bytes and no newline yet: drop the rest of the line.
+    // `max` bytes and more to come before the newline: drop the rest of the line.
     loop {
         let chunk = r.fill_buf()?;
         if chunk.is_empty() {

@@ -1,10 +1,10 @@
 # loadsgf and printsgf.
 
 1 loadsgf tests/gtp/no_such_file.sgf
-#? [\?cannot load file]
+#? [\?cannot load file: .*]
 
 2 loadsgf tests/gtp/not_sgf.txt
-#? [\?cannot load file]
+#? [\?cannot load file: .*]
 
 3 loadsgf
 #? [\?syntax error.*]
@@ -48,7 +48,7 @@
 
 # A failed load keeps the game.
 16 loadsgf tests/gtp/bad_move.sgf
-#? [\?cannot load file]
+#? [\?cannot load file: .*]
 
 17 query_boardsize
 #? [9]
