@@ -230,16 +230,16 @@ pub trait Engine: Send {
 /// (`crate::cpu::is_specialised`; `perf/build.md` has the build's cost of each).
 #[must_use]
 pub fn new_engine(size: BoardSize, komi: f32, cfg: EngineConfig) -> Box<dyn Engine> {
-    with_size(size, MakeEngine { komi, cfg })
+    with_size(size, NewEngine { komi, cfg })
 }
 
 /// [`new_engine`]'s work, given the board types by [`with_size`].
-struct MakeEngine {
+struct NewEngine {
     komi: f32,
     cfg: EngineConfig,
 }
 
-impl SizeTask for MakeEngine {
+impl SizeTask for NewEngine {
     type Output = Box<dyn Engine>;
 
     fn run<const N: usize, const W: usize>(self) -> Box<dyn Engine> {
