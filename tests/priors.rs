@@ -1,10 +1,11 @@
-//! Go knowledge as node priors (`--prior`): which moves it favours and disfavours, and that
-//! the searcher seeds new children's AMAF statistics with it.
+//! Go knowledge as node priors (`--prior`, `--prior-near`): which moves it favours and
+//! disfavours, and that the searcher seeds new children's AMAF or own statistics with it and
+//! with the even prior (`--even-prior`).
 
 use tengen::board::{Board9, Color, Point, COLUMNS};
 use tengen::engine::state::GoState;
 use tengen::mcts::tree::Stats;
-use tengen::mcts::{Action, Limits, Params, SearchGame, Searcher};
+use tengen::mcts::{Action, Limits, Params, PriorInto, PriorWeights, SearchGame, Searcher};
 
 fn pt(v: &str) -> Point {
     let col = COLUMNS.find(v[..1].to_ascii_uppercase().as_str()).unwrap();
@@ -34,6 +35,17 @@ fn position() -> GoState<9, 2> {
 }
 
 fn prior_of(s: &GoState<9, 2>, v: &str, w: u32) -> Stats {
+    prior_with(s, v, knowledge(w))
+}
+
+fn knowledge(w: u32) -> PriorWeights {
+    PriorWeights {
+        knowledge: w,
+        near_last: 0,
+    }
+}
+
+fn prior_with(s: &GoState<9, 2>, v: &str, w: PriorWeights) -> Stats {
     let mut out = Vec::new();
     s.priors(&[act(v)], w, &mut out);
     assert_eq!(out.len(), 1);
@@ -73,7 +85,7 @@ fn go_knowledge_signs() {
     assert_eq!(prior_of(&s, "c3", 20), Stats::default());
     // The pass knows nothing.
     let mut out = Vec::new();
-    s.priors(&[tengen::engine::state::PASS], 20, &mut out);
+    s.priors(&[tengen::engine::state::PASS], knowledge(20), &mut out);
     assert_eq!(out, vec![Stats::default()]);
 }
 
@@ -118,4 +130,78 @@ fn the_searcher_seeds_new_children_with_the_priors() {
             assert!(edge.visits >= 20 && edge.wins <= 2, "{edge:?}");
         }
     }
+}
+
+#[test]
+fn moves_near_the_previous_move_are_favoured() {
+    let near = PriorWeights {
+        knowledge: 0,
+        near_last: 7,
+    };
+    let won7 = Stats {
+        visits: 7,
+        wins: 14,
+    };
+    // Black c7, White passes: nothing is near a pass.
+    let mut s = position();
+    s.play(act("c7"));
+    s.play(tengen::engine::state::PASS);
+    assert_eq!(prior_with(&s, "g4", near), Stats::default());
+    // Black c8, White f4: the empty points at most two steps from f4 are favoured.
+    s.play(act("c8"));
+    s.play(act("f4"));
+    for v in ["g4", "f3", "d4", "h4", "f6", "f2", "g5", "e3", "g3"] {
+        assert_eq!(prior_with(&s, v, near), won7, "{v}");
+    }
+    for v in ["b4", "a9", "j1", "f7", "c4"] {
+        assert_eq!(prior_with(&s, v, near), Stats::default(), "{v}");
+    }
+    // With knowledge too, the signs add up: b2 is an empty-area second-line move, h4 a
+    // plain move near f4.
+    let both = PriorWeights {
+        knowledge: 20,
+        near_last: 7,
+    };
+    assert_eq!(prior_with(&s, "b2", both), prior_of(&s, "b2", 20));
+    assert_eq!(prior_with(&s, "h4", both), won7);
+}
+
+#[test]
+fn the_even_prior_and_tree_priors_go_into_the_childrens_own_statistics() {
+    let s = position();
+    let mut searcher = Searcher::new(Params {
+        prior: 20,
+        prior_into: PriorInto::Tree,
+        even_prior: 14,
+        ..Params::default()
+    });
+    searcher.run(&s, &Limits::playouts(1), &|_| false, None);
+    let tree = searcher.tree();
+    let c3 = tree.node(tree.child(0, act("c3")).unwrap());
+    let e6 = tree.node(tree.child(0, act("e6")).unwrap());
+    let a1 = tree.node(tree.child(0, act("a1")).unwrap());
+    // c3 has no sign: the even prior alone (and perhaps the one playout).
+    assert!(
+        c3.stats().visits >= 14 && c3.stats().visits <= 15,
+        "{:?}",
+        c3.stats()
+    );
+    assert!(
+        c3.stats().wins >= 14 && c3.stats().wins <= 16,
+        "{:?}",
+        c3.stats()
+    );
+    // The capture: 14 even games and at least 20 won, none of it in AMAF beyond a playout.
+    assert!(
+        e6.stats().visits >= 34 && e6.stats().wins >= 14 + 40,
+        "{:?}",
+        e6.stats()
+    );
+    assert!(e6.amaf().visits <= 1, "{:?}", e6.amaf());
+    // The empty-area first-line move: 14 even games and 20 lost.
+    assert!(
+        a1.stats().visits >= 34 && a1.stats().wins <= 16,
+        "{:?}",
+        a1.stats()
+    );
 }

@@ -3,7 +3,7 @@
 use super::PolicyArgs;
 use crate::board::BoardSize;
 use crate::engine::player::EngineConfig;
-use crate::engine::{Algorithm, Backup, FlatOutcome, Limits, Params};
+use crate::engine::{Algorithm, Backup, FlatOutcome, Limits, Params, PriorInto};
 use crate::gtp::{self, Settings};
 use crate::values::{self, BadValue};
 use clap::{Parser, ValueEnum};
@@ -125,6 +125,18 @@ pub struct GtpArgs {
     /// [default: 0, or the preset's]
     #[arg(long, value_parser = prior_games, allow_negative_numbers = true)]
     pub prior: Option<u32>,
+    /// Where --prior's knowledge goes in a new child: its AMAF statistics, or its own.
+    /// [default: amaf, or the preset's]
+    #[arg(long, value_enum)]
+    pub prior_into: Option<PriorIntoArg>,
+    /// Virtual games at an even result in every new child's own statistics; 0 for none.
+    /// [default: 0, or the preset's]
+    #[arg(long, value_parser = prior_games, allow_negative_numbers = true)]
+    pub even_prior: Option<u32>,
+    /// Games won, as prior knowledge, by a move at most two steps from the previous move; 0
+    /// for none. They go where --prior-into says. [default: 0, or the preset's]
+    #[arg(long, value_parser = prior_games, allow_negative_numbers = true)]
+    pub prior_near: Option<u32>,
     /// Think on the opponent's time: after our move, search until the next command arrives.
     #[arg(long)]
     pub ponder: bool,
@@ -144,6 +156,13 @@ pub enum BackupArg {
 pub enum AlgorithmArg {
     Uct,
     Flat,
+}
+
+/// `--prior-into`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PriorIntoArg {
+    Amaf,
+    Tree,
 }
 
 /// `--flat-outcome`.
@@ -285,6 +304,13 @@ impl GtpArgs {
             transpositions: self.transpositions || base.transpositions,
             tt_prior: self.tt_prior,
             prior: self.prior.unwrap_or(base.prior),
+            prior_into: match self.prior_into {
+                None => base.prior_into,
+                Some(PriorIntoArg::Amaf) => PriorInto::Amaf,
+                Some(PriorIntoArg::Tree) => PriorInto::Tree,
+            },
+            even_prior: self.even_prior.unwrap_or(base.even_prior),
+            prior_near: self.prior_near.unwrap_or(base.prior_near),
             amaf_plies: self.amaf_plies.unwrap_or(base.amaf_plies),
             ..base
         };

@@ -15,5 +15,5 @@ pub mod presets;
 pub mod restrict;
 pub mod state;
 
-pub use crate::mcts::{Algorithm, Backup, FlatOutcome, Limits, Params, StopReason};
+pub use crate::mcts::{Algorithm, Backup, FlatOutcome, Limits, Params, PriorInto, StopReason};
 pub use restrict::{MoveRule, RuleKind};

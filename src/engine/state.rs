@@ -11,7 +11,7 @@ use crate::board::{Bitboard, Board, ByColor, Color, Geometry, LightBoard, Move, 
 use crate::cpu::{Cpu, Task};
 use crate::game::tromp_taylor_area;
 use crate::mcts::tree::Stats;
-use crate::mcts::{Action, Rollout, SearchGame};
+use crate::mcts::{Action, PriorWeights, Rollout, SearchGame};
 use crate::playout::{heavy_playout, light_playout_with};
 use crate::playout::{HeavyPlayout, MoveLog, Outcome, PlayoutConfig};
 use crate::playout::{Policy, PolicyTables};
@@ -318,8 +318,9 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         Some(self.board.hash() ^ side ^ passes ^ ko)
     }
 
-    /// Go knowledge for new nodes, from the side of the player to move, `w` games for a strong
-    /// sign and `w / 2` for a weak one (several signs add up):
+    /// Go knowledge for new nodes, from the side of the player to move, `w` (that is,
+    /// `weights.knowledge`) games for a strong sign and `w / 2` for a weak one (several signs
+    /// add up):
     ///
     /// * capturing a string in atari: `w` games won;
     /// * saving an own string in atari by extending to two or more liberties: `w` games won;
@@ -330,8 +331,12 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
     /// * in an empty area (no stone within three steps): the first line `w` games lost, the
     ///   second `w / 2` games lost.
     ///
-    /// The pass and moves with no sign get nothing.
-    fn priors(&self, actions: &[Action], w: u32, out: &mut Vec<Stats>) {
+    /// * at most two steps (Manhattan) from the previous move: `weights.near_last` games won.
+    ///
+    /// The pass and moves with no sign get nothing; with `weights.knowledge` 0 only the last
+    /// sign counts.
+    fn priors(&self, actions: &[Action], weights: PriorWeights, out: &mut Vec<Stats>) {
+        let w = weights.knowledge;
         let b = &self.board;
         let c = self.to_move;
         let own = cell_of(c.index());
@@ -345,6 +350,19 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         }
         let edge1 = Geometry::<N, W>::EDGE;
         let edge2 = Geometry::<N, W>::neighbours(edge1) - edge1;
+        // Points at most two steps from the previous move.
+        let near_last = match self.log.last() {
+            Some(l) if weights.near_last > 0 => {
+                let one = Geometry::<N, W>::neighbours_of(l);
+                one | Geometry::<N, W>::neighbours(one)
+            }
+            _ => Bitboard::EMPTY,
+        };
+        let won = |s: &mut Stats, n: u32| {
+            s.visits += n;
+            s.wins += 2 * n;
+        };
+        let lost = |s: &mut Stats, n: u32| s.visits += n;
         for &a in actions {
             let mut s = Stats::default();
             let Some(p) = Self::point(a) else {
@@ -352,11 +370,13 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
                 continue;
             };
             let i = p.index();
-            let won = |s: &mut Stats, n: u32| {
-                s.visits += n;
-                s.wins += 2 * n;
-            };
-            let lost = |s: &mut Stats, n: u32| s.visits += n;
+            if near_last.contains(i) {
+                won(&mut s, weights.near_last);
+            }
+            if w == 0 {
+                out.push(s);
+                continue;
+            }
             let mut captures = false;
             let mut has_own = false;
             let mut own_in_atari = false;

@@ -26,7 +26,7 @@ pub mod select;
 pub mod tree;
 pub mod tt;
 
-pub use params::{Algorithm, Backup, FlatOutcome, Limits, Params};
+pub use params::{Algorithm, Backup, FlatOutcome, Limits, Params, PriorInto};
 pub use report::{ChildInfo, Monitor, Report, StopReason, View};
 pub use restrict::{Restrictions, Rule, RuleKind};
 pub use searcher::Searcher;
@@ -238,13 +238,23 @@ pub trait SearchGame: Clone + Send + Sync {
     /// Prior knowledge for a node being expanded ([`Params::prior`]): for each of `actions`
     /// (what [`SearchGame::tree_actions`] just offered here), pushes onto `out` (cleared by the
     /// caller) the games and half-point wins, from the side of the player to move, that the
-    /// game's heuristics are worth. `weight` is the number of games a strong heuristic counts
-    /// for. The searcher seeds each child's AMAF statistics with them, so the heuristics guide a
-    /// young node and fade as real samples arrive. The default knows nothing (all zero).
-    fn priors(&self, actions: &[Action], weight: u32, out: &mut Vec<tree::Stats>) {
-        let _ = weight;
+    /// game's heuristics are worth. `weights.knowledge` is the number of games a strong
+    /// heuristic counts for, `weights.near_last` the games won by a move near the previous
+    /// one. The searcher seeds each child's AMAF or own statistics with them
+    /// ([`Params::prior_into`]). The default knows nothing (all zero).
+    fn priors(&self, actions: &[Action], weights: PriorWeights, out: &mut Vec<tree::Stats>) {
+        let _ = weights;
         out.extend(actions.iter().map(|_| tree::Stats::default()));
     }
+}
+
+/// What [`SearchGame::priors`]' heuristics are worth, in games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PriorWeights {
+    /// Games of a strong sign ([`Params::prior`]).
+    pub knowledge: u32,
+    /// Games won by a move near the previous move ([`Params::prior_near`]).
+    pub near_last: u32,
 }
 
 /// Runs a search task of game `G`: with the CPU's best instruction set when

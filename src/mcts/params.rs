@@ -68,6 +68,19 @@ pub struct Params {
     /// worth for a new node's children (0: none). For Go: captures, atari escapes,
     /// self-ataris, 3x3 shapes and first/second-line moves in empty areas.
     pub prior: u32,
+    /// UCT: where the game's prior knowledge goes in a new child: its AMAF statistics (they
+    /// guide a young node and fade as AMAF samples arrive) or its own statistics (they stay
+    /// until real games outweigh them).
+    pub prior_into: PriorInto,
+    /// UCT (Go): games won, as prior knowledge, by a move at most two steps (Manhattan) from
+    /// the previous move (0: none); they go where [`Params::prior_into`] says, with or without
+    /// [`Params::prior`].
+    pub prior_near: u32,
+    /// UCT: virtual games at an even result (half a win each) in every new child's own
+    /// statistics, so that a child's first real results move its value by little and an
+    /// unvisited child is not preferred to every visited one (0: none). They count in the
+    /// child's visits, but not towards [`Params::expand_after`].
+    pub even_prior: u32,
     /// UCT with RAVE (Go): only a playout's first this many plies feed the AMAF statistics;
     /// the tree's moves always do (`u32::MAX`: every ply). The late moves of a random game
     /// are far from the position searched, so their AMAF credit is mostly noise.
@@ -83,6 +96,16 @@ pub enum Backup {
     /// Crazy Stone's mix (Cazenave 2007, section 3.3): from the mean towards the best child's value
     /// as the children gain games (see [`crate::mcts::tree::mix_value`]).
     Mix,
+}
+
+/// Where prior knowledge seeds a new child ([`Params::prior_into`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum PriorInto {
+    /// The child's AMAF statistics.
+    #[default]
+    Amaf,
+    /// The child's own statistics.
+    Tree,
 }
 
 /// Which searcher [`crate::mcts::Searcher::run`] uses.
@@ -137,6 +160,9 @@ impl Default for Params {
             transpositions: false,
             tt_prior: 32,
             prior: 0,
+            prior_into: PriorInto::Amaf,
+            prior_near: 0,
+            even_prior: 0,
             amaf_plies: u32::MAX,
         }
     }

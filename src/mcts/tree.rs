@@ -62,6 +62,47 @@ impl Stats {
     }
 }
 
+/// What the children of a node being expanded start with ([`Tree::expand_with`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Seeds<'a> {
+    /// Added to every child's own statistics.
+    pub even: Stats,
+    /// Per child, in the order of the actions (missing entries: nothing).
+    pub priors: &'a [Stats],
+    /// Whether `priors` go into the children's own statistics (else their AMAF statistics).
+    pub priors_in_tree: bool,
+}
+
+impl Seeds<'_> {
+    /// Child `k`'s own statistics.
+    #[must_use]
+    pub fn stats(&self, k: usize) -> Stats {
+        let p = if self.priors_in_tree {
+            self.prior(k)
+        } else {
+            Stats::default()
+        };
+        Stats {
+            visits: self.even.visits + p.visits,
+            wins: self.even.wins + p.wins,
+        }
+    }
+
+    /// Child `k`'s AMAF statistics.
+    #[must_use]
+    pub fn amaf(&self, k: usize) -> Stats {
+        if self.priors_in_tree {
+            Stats::default()
+        } else {
+            self.prior(k)
+        }
+    }
+
+    fn prior(&self, k: usize) -> Stats {
+        self.priors.get(k).copied().unwrap_or_default()
+    }
+}
+
 /// `link` of a leaf.
 const LEAF: u32 = 0;
 /// `link` of a node whose children are being written.
@@ -434,12 +475,12 @@ impl Tree {
     /// Expands `id` with one child per action, unless another thread is doing it, it is done, or
     /// the arena is full. Returns whether this call expanded it.
     pub fn expand(&self, id: usize, actions: &[Action]) -> bool {
-        self.expand_with(id, actions, &[])
+        self.expand_with(id, actions, &Seeds::default())
     }
 
-    /// [`Tree::expand`] with initial AMAF statistics for the children (`priors[k]` for
-    /// `actions[k]`; missing entries start empty).
-    pub fn expand_with(&self, id: usize, actions: &[Action], priors: &[Stats]) -> bool {
+    /// [`Tree::expand`] with initial statistics for the children: child `k` (of `actions[k]`)
+    /// starts with `seeds.stats(k)` and `seeds.amaf(k)`.
+    pub fn expand_with(&self, id: usize, actions: &[Action], seeds: &Seeds<'_>) -> bool {
         let node = &self.nodes[id];
         if node
             .link
@@ -454,8 +495,7 @@ impl Tree {
             return false;
         };
         for (k, &a) in actions[..n].iter().enumerate() {
-            let prior = priors.get(k).copied().unwrap_or_default();
-            self.nodes[first + k].set(a, Stats::default(), prior);
+            self.nodes[first + k].set(a, seeds.stats(k), seeds.amaf(k));
         }
         node.count.fetch_or(n as u16, Relaxed);
         node.link.store(first as u32, Release);

@@ -185,14 +185,7 @@ impl<G: SearchGame> Searcher<G> {
         self.restrictions
             .retain(root.to_move(), 0, &mut actions, |a| !forbidden(a));
         if !self.tree.root().is_expanded() && !actions.is_empty() {
-            expand(
-                &self.tree,
-                0,
-                root,
-                self.params.prior,
-                &actions,
-                &mut Vec::new(),
-            );
+            expand(&self.tree, 0, root, &self.params, &actions, &mut Vec::new());
         }
         self.tree.prune_root(forbidden);
         let kids = self.tree.root().children();

@@ -4,9 +4,10 @@
 use super::backup::{backup, ChildSets};
 use super::{bump_u64, Shared};
 use crate::cpu::{Cpu, Task};
-use crate::mcts::tree::{Stats, Tree};
+use crate::mcts::params::{Params, PriorInto};
+use crate::mcts::tree::{Seeds, Stats, Tree};
 use crate::mcts::tt::Table;
-use crate::mcts::{Action, SearchGame};
+use crate::mcts::{Action, PriorWeights, SearchGame};
 use crate::rng::{thread_seed, Lookahead};
 use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
@@ -148,7 +149,8 @@ fn descend<G: SearchGame, C: Cpu>(
             }
         }
         if !node.is_expanded() {
-            if expanded_one || before < sh.params.expand_after {
+            if expanded_one || before.saturating_sub(sh.params.even_prior) < sh.params.expand_after
+            {
                 break;
             }
             if !full {
@@ -163,7 +165,7 @@ fn descend<G: SearchGame, C: Cpu>(
             if let Some(r) = sh.restrictions {
                 r.retain(state.to_move(), path.len() - 1, actions, |_| true);
             }
-            if actions.is_empty() || !expand(tree, id, state, sh.params.prior, actions, priors) {
+            if actions.is_empty() || !expand(tree, id, state, sh.params, actions, priors) {
                 break;
             }
             expanded_one = true;
@@ -183,20 +185,33 @@ fn descend<G: SearchGame, C: Cpu>(
     }
 }
 
-/// Expands node `id` (in position `state`) with `actions`, their AMAF statistics seeded with
-/// the game's priors worth `prior` games (none when 0); `priors` is scratch space. False if
-/// another thread expanded it first or the arena is full.
+/// Expands node `id` (in position `state`) with `actions`, seeded as `params` say: the even
+/// prior, and the game's priors worth [`Params::prior`] games (none when 0) in the children's
+/// AMAF or own statistics; `priors` is scratch space. False if another thread expanded it
+/// first or the arena is full.
 pub(super) fn expand<G: SearchGame>(
     tree: &Tree,
     id: usize,
     state: &G,
-    prior: u32,
+    params: &Params,
     actions: &[Action],
     priors: &mut Vec<Stats>,
 ) -> bool {
     priors.clear();
-    if prior > 0 {
-        state.priors(actions, prior, priors);
+    if params.prior > 0 || params.prior_near > 0 {
+        let weights = PriorWeights {
+            knowledge: params.prior,
+            near_last: params.prior_near,
+        };
+        state.priors(actions, weights, priors);
     }
-    tree.expand_with(id, actions, priors)
+    let seeds = Seeds {
+        even: Stats {
+            visits: params.even_prior,
+            wins: params.even_prior,
+        },
+        priors,
+        priors_in_tree: params.prior_into == PriorInto::Tree,
+    };
+    tree.expand_with(id, actions, &seeds)
 }
