@@ -299,3 +299,39 @@ fn a_silent_engine_forfeits_within_the_timeout() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The summary gives each engine's thinking time; the engine that runs 200 times the playouts
+/// thinks longer.
+#[test]
+fn the_summary_gives_each_engines_thinking_time() {
+    let dir = temp_dir("match-think");
+    let a = format!("{} gtp --playouts 4000 --no-early-stop --quiet", tengen());
+    let b = format!("{} gtp --playouts 20 --no-early-stop --quiet", tengen());
+    let out = Command::new(tengen())
+        .args(["match", "--a", &a, "--b", &b])
+        .args([
+            "--games",
+            "2",
+            "--size",
+            "5",
+            "--max-moves",
+            "12",
+            "--sgf-dir",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("thinking time"))
+        .unwrap_or_else(|| panic!("no thinking time in {stdout}"));
+    let secs = |who: &str| -> f64 {
+        let rest = &line[line.find(who).unwrap() + who.len()..];
+        rest.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    let (ta, tb) = (secs(": A "), secs(", B "));
+    assert!(ta > 0.0 && tb >= 0.0 && ta > tb, "{line}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

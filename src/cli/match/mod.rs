@@ -150,6 +150,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     let stop = AtomicBool::new(false);
     let (tx, rx) = std::sync::mpsc::channel::<anyhow::Result<GameResult>>();
     let mut score_a = 0.0;
+    let mut think = [std::time::Duration::ZERO; 2];
     let mut a_black_wins = 0.0;
     let mut a_white_wins = 0.0;
     let mut incidents = Vec::new();
@@ -209,6 +210,8 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
                 None => 0.5,
             };
             score_a += pts;
+            think[0] += r.think[0];
+            think[1] += r.think[1];
             margins.add(&r.ending, r.a_black);
             if r.a_black {
                 a_black_wins += pts;
@@ -265,6 +268,12 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     );
     let _ = writeln!(out, "{}", elo_line(p, lo, hi));
     let _ = writeln!(out, "{}", margins.line(a.games));
+    let _ = writeln!(
+        out,
+        "thinking time (genmove to answer, wall clock): A {:.1} s, B {:.1} s",
+        think[0].as_secs_f64(),
+        think[1].as_secs_f64()
+    );
     if repeats.count > 0 {
         let _ = writeln!(
             out,

@@ -9,7 +9,7 @@ use crate::gtp::client::{split_command, Client, ClientError};
 use crate::gtp::parse;
 use anyhow::{bail, Context};
 use std::process::Stdio;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// `tengen` as the first word means this executable.
 fn argv(cmd: &str) -> anyhow::Result<Vec<String>> {
@@ -152,6 +152,9 @@ pub(super) struct GameResult {
     pub(super) moves: Vec<(Color, VertexMove)>,
     /// Names of engines A and B.
     pub(super) names: [String; 2],
+    /// Engines A's and B's thinking time: the wall-clock time from sending each `genmove` to
+    /// its answer, summed over the game.
+    pub(super) think: [Duration; 2],
 }
 
 /// One stream of games: its own engine processes (and referee), playing games `first`,
@@ -212,12 +215,13 @@ impl<'a> Stream<'a> {
                         ending: Ending::Forfeit(c, why),
                         moves: Vec::new(),
                         names: [self.players[0].name.clone(), self.players[1].name.clone()],
+                        think: [Duration::ZERO; 2],
                     });
                 }
             }
         }
         let mut judge = new_engine(size, a.komi, EngineConfig::default());
-        let (ending, moves) = play_game(
+        let (ending, moves, think) = play_game(
             &mut self.players,
             bi,
             wi,
@@ -247,6 +251,7 @@ impl<'a> Stream<'a> {
             ending,
             moves,
             names: [self.players[0].name.clone(), self.players[1].name.clone()],
+            think,
         })
     }
 
@@ -262,8 +267,8 @@ impl<'a> Stream<'a> {
     }
 }
 
-/// Plays one game; returns how it ended (`Score` with a placeholder when it must be scored)
-/// and the moves.
+/// Plays one game; returns how it ended (`Score` with a placeholder when it must be scored),
+/// the moves, and each player's thinking time (indexed as `players`).
 fn play_game(
     players: &mut [Player; 2],
     bi: usize,
@@ -271,6 +276,21 @@ fn play_game(
     judge: &mut dyn Engine,
     max_moves: u32,
     timeout: Duration,
+) -> (Ending, Vec<(Color, VertexMove)>, [Duration; 2]) {
+    let mut think = [Duration::ZERO; 2];
+    let (ending, moves) = play_moves(players, bi, wi, judge, max_moves, timeout, &mut think);
+    (ending, moves, think)
+}
+
+/// [`play_game`]'s moves, adding each `genmove`'s time to `think`.
+fn play_moves(
+    players: &mut [Player; 2],
+    bi: usize,
+    wi: usize,
+    judge: &mut dyn Engine,
+    max_moves: u32,
+    timeout: Duration,
+    think: &mut [Duration; 2],
 ) -> (Ending, Vec<(Color, VertexMove)>) {
     let mut moves = Vec::new();
     let mut passes = 0;
@@ -285,7 +305,10 @@ fn play_game(
         let Some(mover) = players[mi].client.as_mut() else {
             return (Ending::Forfeit(to_move, "not running".into()), moves);
         };
-        let answer = match mover.send(&format!("genmove {word}"), timeout) {
+        let asked = Instant::now();
+        let answer = mover.send(&format!("genmove {word}"), timeout);
+        think[mi] += asked.elapsed();
+        let answer = match answer {
             Ok(Ok(a)) => a,
             Ok(Err(e)) => {
                 return (
