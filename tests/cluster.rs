@@ -173,6 +173,17 @@ fn rank_pids(mpirun: u32, rank: u32) -> Vec<u32> {
     out
 }
 
+/// Plays a first move through the cluster, then sends `signal` to rank 1's process.
+fn signal_rank_1_after_a_move(s: &mut Session, signal: i32) {
+    let long = Duration::from_secs(120);
+    assert_eq!(s.ask("boardsize 9", long), "=");
+    assert!(is_move(&s.ask("genmove b", long)));
+    let pids = rank_pids(s.child.id(), 1);
+    assert_eq!(pids.len(), 1, "rank 1's process");
+    // SAFETY: kill(2) with a pid and a signal number; no memory is involved.
+    assert_eq!(unsafe { libc::kill(pids[0] as i32, signal) }, 0);
+}
+
 /// A rank that stops (SIGSTOP: alive, answering nothing) fails the next genmove on rank 0 with
 /// an error naming it, within the timeout and a margin; the session answers other commands
 /// after, and quitting ends the whole job.
@@ -186,13 +197,8 @@ fn a_rank_that_hangs_is_reported_on_rank_0() {
         "--cluster-timeout",
         "2",
     ]);
+    signal_rank_1_after_a_move(&mut s, libc::SIGSTOP);
     let long = Duration::from_secs(120);
-    assert_eq!(s.ask("boardsize 9", long), "=");
-    assert!(is_move(&s.ask("genmove b", long)));
-    let pids = rank_pids(s.child.id(), 1);
-    assert_eq!(pids.len(), 1, "rank 1's process");
-    // SAFETY: kill(2) with a pid and a signal number; no memory is involved.
-    assert_eq!(unsafe { libc::kill(pids[0] as i32, libc::SIGSTOP) }, 0);
     let t = Instant::now();
     let r = s.ask("genmove w", Duration::from_secs(30));
     let took = t.elapsed();
@@ -203,6 +209,33 @@ fn a_rank_that_hangs_is_reported_on_rank_0() {
     assert!(again.starts_with("? cluster: rank 1"), "{again}");
     let err = s.end();
     assert!(err.contains("tengen: ending the MPI job"), "{err}");
+}
+
+/// A rank that is killed: Open MPI ends the whole job (the default), so the GTP session ends
+/// (its controller sees the end of the output) within a bounded time, with `mpirun`'s report
+/// naming the rank on stderr, instead of a move made without it.
+#[test]
+fn a_killed_rank_ends_the_job_with_a_report() {
+    let mut s = Session::new(&["--playouts", "2000", "--merge-interval", "20"]);
+    signal_rank_1_after_a_move(&mut s, libc::SIGKILL);
+    let t = Instant::now();
+    let _ = writeln!(s.stdin, "genmove w");
+    let _ = s.stdin.flush();
+    while s.child.try_wait().unwrap().is_none() {
+        assert!(t.elapsed() < Duration::from_secs(30), "mpirun still runs");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!s.child.wait().unwrap().success());
+    let mut err = String::new();
+    s.child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(err.contains("rank 1") && err.contains("signal 9"), "{err}");
+    // No move was answered to the genmove after the kill.
+    assert!(s.responses.try_iter().all(|r| !r.starts_with("= ")));
 }
 
 // ----- the messages and the bench's aggregate (no MPI needed) -----
