@@ -317,8 +317,9 @@ mod tests {
         // Action 1 has 2 of b's 20 visits: at the 10 % share, shared; its children have none.
         assert_eq!(mb.len(), 3, "{mb:?}");
         let t = totals(&[&ma, &mb]);
-        assert_eq!(la.apply(&a, &ma, &t), 2);
-        assert_eq!(lb.apply(&b, &mb, &t), 3);
+        // a gains b's root, 1 and 3; b gains a's root, 1, 1-4 and 2.
+        assert_eq!(la.apply(&a, &ma, &t), 3);
+        assert_eq!(lb.apply(&b, &mb, &t), 4);
         for tree in [&a, &b] {
             assert_eq!(
                 stats(tree, &[]),
