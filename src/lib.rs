@@ -56,6 +56,8 @@
 
 pub mod board;
 pub mod cli;
+#[cfg(feature = "cluster")]
+pub mod cluster;
 pub mod cpu;
 pub mod engine;
 pub mod game;

@@ -282,6 +282,7 @@ fn open_ended_flat_search_runs_until_stopped() {
     let monitor = Monitor {
         interval: Duration::ZERO,
         callback: &mut callback,
+        sync: None,
     };
     let r = s.run(&game, &Limits::default(), &|_| false, Some(monitor));
     assert_eq!(r.stop, Some(StopReason::Interrupted), "{r:?}");

@@ -109,6 +109,17 @@ pub fn default_playouts(size: BoardSize) -> u64 {
 
 pub fn run(a: &BenchArgs) -> anyhow::Result<ExitCode> {
     let cfg = a.config();
+    #[cfg(feature = "cluster")]
+    if crate::cluster::launched() {
+        // Under mpirun: every rank runs the bench, rank 0 prints the aggregate.
+        if let Some((st, ranks)) = crate::cluster::bench::run_on_ranks(&cfg, progress::run_bench)? {
+            print!(
+                "{}",
+                report_ranks(&cfg, &a.policy_name(), &st, a.json, Some(ranks))
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let st = progress::run_bench(&cfg)?;
     print!("{}", report(&cfg, &a.policy_name(), &st, a.json));
     Ok(ExitCode::SUCCESS)
@@ -130,10 +141,39 @@ pub fn code_path_name(cfg: &BenchConfig) -> &'static str {
 #[must_use]
 /// `policy` names the playout policy (see [`BenchArgs::policy_name`]).
 pub fn report(cfg: &BenchConfig, policy: &str, st: &BenchStats, json: bool) -> String {
+    report_ranks(cfg, policy, st, json, None)
+}
+
+/// [`report`] of a cluster bench over `ranks` MPI ranks (when given): `st` is the aggregate,
+/// each rank having run `cfg` with its own seed (see `src/cluster/bench.rs`).
+#[must_use]
+pub fn report_ranks(
+    cfg: &BenchConfig,
+    policy: &str,
+    st: &BenchStats,
+    json: bool,
+    ranks: Option<i32>,
+) -> String {
     if json {
-        json_report(cfg, policy, st)
+        let mut j = json_report(cfg, policy, st);
+        if let Some(n) = ranks {
+            j.truncate(j.len() - 2);
+            let _ = writeln!(j, ",\"ranks\":{n}}}");
+        }
+        j
     } else {
-        text_report(cfg, policy, st)
+        let mut t = text_report(cfg, policy, st);
+        if let Some(n) = ranks {
+            let at = t.find('\n').map_or(t.len(), |i| i + 1);
+            t.insert_str(
+                at,
+                &format!(
+                    "ranks          {n} (each runs the bench with its own seed; \
+                     playouts/s: all playouts over the slowest rank's wall time)\n"
+                ),
+            );
+        }
+        t
     }
 }
 

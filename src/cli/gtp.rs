@@ -140,6 +140,27 @@ pub struct GtpArgs {
     /// Think on the opponent's time: after our move, search until the next command arrives.
     #[arg(long)]
     pub ponder: bool,
+    /// Cluster search over MPI, started as `mpirun -np N tengen gtp --cluster ...`: rank 0
+    /// speaks GTP, every rank searches with its own seed and the ranks merge the top of their
+    /// trees (needs a build with `--features cluster`).
+    #[arg(long)]
+    pub cluster: bool,
+    /// With --cluster: milliseconds between merges of the ranks' trees.
+    #[arg(long, value_name = "MS", default_value_t = 150, value_parser = merge_interval,
+          allow_negative_numbers = true)]
+    pub merge_interval: u64,
+    /// With --cluster: a node is merged when it has at least this share of the root's visits.
+    #[arg(long, value_name = "F", default_value_t = 0.02, value_parser = merge_share,
+          allow_negative_numbers = true)]
+    pub merge_share: f64,
+    /// With --cluster: the deepest merged node (the root is depth 0).
+    #[arg(long, value_name = "D", default_value_t = 3, value_parser = merge_depth,
+          allow_negative_numbers = true)]
+    pub merge_depth: u32,
+    /// With --cluster: seconds rank 0 waits for a rank in a merge before the search fails.
+    #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = values::positive_seconds,
+          allow_negative_numbers = true)]
+    pub cluster_timeout: f64,
     #[command(flatten)]
     pub policy: PolicyArgs,
 }
@@ -339,9 +360,63 @@ impl GtpArgs {
 /// Runs GTP on stdin and stdout.
 pub fn run(a: &GtpArgs) -> anyhow::Result<ExitCode> {
     a.check().map_err(anyhow::Error::msg)?;
+    if a.cluster {
+        return run_cluster(a);
+    }
     let stdin = std::io::BufReader::new(std::io::stdin());
     gtp::run(a.settings(), stdin, std::io::stdout(), std::io::stderr())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--cluster`: rank 0 serves GTP, the other ranks follow it (`src/cluster`).
+#[cfg(feature = "cluster")]
+fn run_cluster(a: &GtpArgs) -> anyhow::Result<ExitCode> {
+    use crate::cluster::{self, follower, leader, MergeOptions};
+    let mut settings = a.settings();
+    if settings.config.params.algorithm == Algorithm::Flat {
+        anyhow::bail!("--cluster merges trees: it needs --algorithm uct");
+    }
+    let mpi = cluster::Mpi::init()?;
+    let rank = mpi.rank();
+    settings.config.params.seed = cluster::rank_seed(a.seed, rank);
+    let opts = MergeOptions {
+        interval: Duration::from_millis(a.merge_interval),
+        rule: crate::mcts::share::ShareRule {
+            max_depth: a.merge_depth as usize,
+            share: a.merge_share,
+            min_visits: 1,
+        },
+        timeout: Duration::from_secs_f64(a.cluster_timeout),
+        verbose: settings.verbose,
+    };
+    if rank == 0 {
+        leader::serve(settings, leader::Leader::new(mpi.size(), opts))?;
+    } else if let Err(e) = follower::run(settings.size, settings.komi, settings.config, &opts) {
+        eprintln!("tengen: cluster rank {rank}: {e:#}");
+        cluster::abort();
+    }
+    drop(mpi);
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(not(feature = "cluster"))]
+fn run_cluster(_: &GtpArgs) -> anyhow::Result<ExitCode> {
+    anyhow::bail!(
+        "--cluster needs a tengen built with the cluster feature \
+         (cargo build --release --features cluster, with Open MPI installed)"
+    )
+}
+
+fn merge_interval(s: &str) -> Result<u64, BadValue> {
+    values::count(s, "milliseconds", 1, 3_600_000)
+}
+
+fn merge_share(s: &str) -> Result<f64, BadValue> {
+    values::unit_interval(s, "a share of the root's visits")
+}
+
+fn merge_depth(s: &str) -> Result<u32, BadValue> {
+    values::count(s, "plies", 0, crate::mcts::share::MAX_DEPTH as u64).map(|n| n as u32)
 }
 
 #[cfg(test)]

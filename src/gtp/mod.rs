@@ -184,9 +184,14 @@ impl Input {
     }
 }
 
+/// Makes the engine of a board size (for the session's start, `boardsize` and `loadsgf`):
+/// [`new_engine`], or the cluster's engine in cluster mode.
+pub type EngineMaker = Box<dyn Fn(BoardSize, f32, EngineConfig) -> Box<dyn Engine>>;
+
 /// The GTP session: an engine, a clock, the input and the outputs.
 pub struct Server<O: Write, E: Write> {
     engine: Box<dyn Engine>,
+    make_engine: EngineMaker,
     settings: Settings,
     clock: Clock,
     input: Input,
@@ -225,9 +230,26 @@ where
     O: Write,
     E: Write,
 {
-    let engine = new_engine(settings.size, settings.komi, settings.config);
+    run_with(settings, Box::new(new_engine), input, out, err)
+}
+
+/// [`run`] with the engines `make_engine` makes.
+pub fn run_with<R, O, E>(
+    settings: Settings,
+    make_engine: EngineMaker,
+    input: R,
+    out: O,
+    err: E,
+) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    O: Write,
+    E: Write,
+{
+    let engine = make_engine(settings.size, settings.komi, settings.config);
     let mut s = Server {
         engine,
+        make_engine,
         settings,
         clock: Clock::default(),
         input: Input::spawn(input),

@@ -14,6 +14,7 @@
 //! * [`flat`]: flat Monte Carlo at depth 1 (or a depth-2 min-max), with progressive pruning
 //!   and all-moves-as-first statistics; [`Searcher`] runs it instead of the tree when
 //!   [`Params::algorithm`] says so.
+//! * [`share`]: the top of a tree by move path, for merging the trees of several processes.
 //! * [`tt`]: the transposition table of position values kept between searches.
 //! * [`restrict`]: [`Restrictions`], moves a colour may not try in the first plies of a search.
 
@@ -23,11 +24,12 @@ pub mod report;
 pub mod restrict;
 mod searcher;
 pub mod select;
+pub mod share;
 pub mod tree;
 pub mod tt;
 
 pub use params::{Algorithm, Backup, FlatOutcome, Limits, Params, PriorInto};
-pub use report::{ChildInfo, Monitor, Report, StopReason, View};
+pub use report::{ChildInfo, Monitor, Report, StopReason, TreeSync, View};
 pub use restrict::{Restrictions, Rule, RuleKind};
 pub use searcher::Searcher;
 

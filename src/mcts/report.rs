@@ -2,6 +2,7 @@
 //! and monitor hook of a running search. Shared by the tree searcher ([`crate::mcts::Searcher`])
 //! and the flat searcher ([`crate::mcts::flat`]).
 
+use super::tree::Tree;
 use super::{Action, SearchGame};
 use crate::board::Color;
 use std::ops::ControlFlow;
@@ -153,4 +154,20 @@ pub struct Monitor<'m, G: SearchGame> {
     pub interval: Duration,
     #[allow(clippy::type_complexity)]
     pub callback: &'m mut dyn FnMut(&View<'_, G>) -> ControlFlow<()>,
+    /// Keeps the tree in step with searches elsewhere (the cluster mode), if given. The tree
+    /// searcher calls it; the flat searcher, which keeps no tree, does not.
+    pub sync: Option<&'m mut dyn TreeSync>,
+}
+
+/// A hook that keeps a search's tree in step with searches of the same position elsewhere (the
+/// cluster mode, `src/cluster`), called on the searcher's calling thread while the search
+/// threads run. Every search calls `start`, then `tick` any number of times, then `finish`.
+pub trait TreeSync {
+    /// Before the search threads start, with the root expanded.
+    fn start(&mut self, tree: &Tree);
+    /// Between the searcher's naps (about every 2 ms) while the threads run; `Break` stops the
+    /// search (as an interrupt).
+    fn tick(&mut self, tree: &Tree) -> ControlFlow<()>;
+    /// Once the threads have stopped, before the report is built from the tree.
+    fn finish(&mut self, tree: &Tree);
 }

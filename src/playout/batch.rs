@@ -119,7 +119,10 @@ impl BenchStats {
         self.score_sum / self.playouts as f64
     }
 
-    fn merge(&mut self, o: &BenchStats) {
+    /// Adds the outcomes of another run (another thread's, or another rank's in the cluster
+    /// bench): counts summed, CPU times summed, signatures combined in call order. The wall
+    /// time is left alone.
+    pub(crate) fn merge(&mut self, o: &BenchStats) {
         self.playouts += o.playouts;
         self.moves += o.moves;
         self.black_wins += o.black_wins;

@@ -132,6 +132,11 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
                 let m = Monitor {
                     interval: w.interval,
                     callback: &mut f,
+                    // Reborrowed for the monitor's shorter lifetime.
+                    sync: match w.sync {
+                        Some(s) => Some(s),
+                        None => None,
+                    },
                 };
                 self.searcher.run(&root, limits, &forbidden, Some(m))
             }

@@ -36,7 +36,7 @@ pub use go_engine::GoEngine;
 use crate::board::{with_size, BoardSize, ByColor, Color, SizeTask};
 use crate::engine::MoveRule;
 use crate::game::{GameError, Vertex, VertexMove};
-use crate::mcts::{Limits, Params, StopReason};
+use crate::mcts::{Limits, Params, StopReason, TreeSync};
 use crate::playout::Policy;
 use std::ops::ControlFlow;
 use std::time::Duration;
@@ -153,6 +153,10 @@ pub struct Watch<'a> {
     pub interval: Duration,
     #[allow(clippy::type_complexity)]
     pub callback: &'a mut dyn FnMut(&dyn Fn() -> Analysis) -> ControlFlow<()>,
+    /// Keeps the search's tree in step with searches elsewhere (see [`Monitor::sync`]).
+    ///
+    /// [`Monitor::sync`]: crate::mcts::Monitor::sync
+    pub sync: Option<&'a mut dyn TreeSync>,
 }
 
 /// Final status of a stone.
@@ -221,6 +225,11 @@ pub trait Engine: Send {
     fn final_status(&mut self) -> Vec<(Vertex, StoneStatus)>;
     /// Ownership estimate for the position (see [`Analysis::ownership`]).
     fn ownership(&mut self) -> Vec<f32>;
+    /// Why the last search cannot be trusted, if it cannot (a cluster rank stopped answering:
+    /// `src/cluster`); taking it clears it. A lone engine never fails.
+    fn take_failure(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// An engine for `size x size`.

@@ -103,12 +103,16 @@ impl<O: Write, E: Write> Server<O, E> {
         let watch = Watch {
             interval: every.min(Duration::from_millis(20)),
             callback: &mut callback,
+            sync: None,
         };
         engine.set_move_rules(&a.rules);
         engine.analyze(c, &Limits::default(), Some(watch));
         engine.set_move_rules(&[]);
         if let Some(e) = io_error {
             return Err(e);
+        }
+        if let Some(failure) = self.engine.take_failure() {
+            writeln!(self.err, "{failure}")?;
         }
         writeln!(self.out)?;
         self.out.flush()?;
@@ -127,6 +131,9 @@ impl<O: Write, E: Write> Server<O, E> {
         };
         let limits = self.move_limits(c);
         let a = self.engine.analyze(c, &limits, None);
+        if let Some(failure) = self.engine.take_failure() {
+            return err(&failure);
+        }
         ok(format::visits_sboard(&a))
     }
 }

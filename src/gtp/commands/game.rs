@@ -3,7 +3,7 @@
 
 use super::{bad_value, color_name, err, game_error, ok};
 use crate::board::{BoardSize, ByColor, Color};
-use crate::engine::player::{new_engine, StoneStatus};
+use crate::engine::player::StoneStatus;
 use crate::game::{format_score, VertexMove};
 use crate::gtp::clock::TimeSystem;
 use crate::gtp::parse;
@@ -43,7 +43,7 @@ impl<O: Write, E: Write> Server<O, E> {
             Err(e) if e.out_of_range => return err("unacceptable size"),
             Err(e) => return bad_value(&e),
         };
-        self.engine = new_engine(n, self.engine.komi(), *self.engine.config());
+        self.engine = (self.make_engine)(n, self.engine.komi(), *self.engine.config());
         self.record.loaded = None;
         ok("")
     }
@@ -227,7 +227,7 @@ impl<O: Write, E: Write> Server<O, E> {
                 rec.size
             ));
         };
-        let mut engine = new_engine(size, komi, *self.engine.config());
+        let mut engine = (self.make_engine)(size, komi, *self.engine.config());
         let first = rec.player.or(rec.moves.first().map(|&(c, _)| c)).unwrap_or(
             if rec.setup[Color::Black].len() > rec.setup[Color::White].len()
                 && rec.setup[Color::White].is_empty()

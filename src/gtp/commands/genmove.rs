@@ -43,7 +43,10 @@ impl<O: Write, E: Write> Server<O, E> {
         let Some(c) = parse::color(c) else {
             return Ok(err("invalid color"));
         };
-        let (d, _) = self.generate(c, req)?;
+        let (d, _) = match self.generate(c, req)? {
+            Ok(r) => r,
+            Err(e) => return Ok(err(&e)),
+        };
         Ok(ok(match d {
             Decision::Play(m) => m.to_string(),
             Decision::Resign => "resign".to_string(),
@@ -51,8 +54,14 @@ impl<O: Write, E: Write> Server<O, E> {
     }
 
     /// Generates a move for `c`, watching the input for interrupts (and streaming analysis
-    /// lines when asked), then accounts time and writes the stderr summary.
-    fn generate(&mut self, c: Color, req: GenRequest) -> io::Result<(Decision, Analysis)> {
+    /// lines when asked), then accounts time and writes the stderr summary. The inner error is
+    /// the engine's failure ([`crate::engine::player::Engine::take_failure`]): then no move was
+    /// played.
+    fn generate(
+        &mut self,
+        c: Color,
+        req: GenRequest,
+    ) -> io::Result<Result<(Decision, Analysis), String>> {
         let opts = GenmoveOptions {
             limits: self.move_limits(c),
             cleanup: req.cleanup,
@@ -102,10 +111,14 @@ impl<O: Write, E: Write> Server<O, E> {
         let watch = Watch {
             interval,
             callback: &mut callback,
+            sync: None,
         };
         let (d, a) = engine.genmove(c, &opts, Some(watch));
         if let Some(e) = io_error {
             return Err(e);
+        }
+        if let Some(failure) = self.engine.take_failure() {
+            return Ok(Err(failure));
         }
         if req.commit && d == Decision::Resign {
             self.record.resigned = Some((self.engine.history(), c));
@@ -126,7 +139,7 @@ impl<O: Write, E: Write> Server<O, E> {
             writeln!(self.err, "{}", format::summary(&a, &played, threads))?;
             self.err.flush()?;
         }
-        Ok((d, a))
+        Ok(Ok((d, a)))
     }
 
     /// `*-genmove_analyze`: `=id`, analysis lines while thinking, then `play <move>`.
@@ -145,7 +158,16 @@ impl<O: Write, E: Write> Server<O, E> {
             resign: true,
             stream: Some((info, every)),
         };
-        let (d, a) = self.generate(c, req)?;
+        let (d, a) = match self.generate(c, req)? {
+            Ok(r) => r,
+            Err(e) => {
+                // The `=` line is out: end the response without a move, and say why on stderr.
+                writeln!(self.err, "{e}")?;
+                writeln!(self.out)?;
+                self.out.flush()?;
+                return Ok(Reply::Written);
+            }
+        };
         let line = format::info_line(&a, &info);
         if !line.is_empty() {
             writeln!(self.out, "{line}")?;
@@ -176,8 +198,12 @@ impl<O: Write, E: Write> Server<O, E> {
         let watch = Watch {
             interval: Duration::from_millis(10),
             callback: &mut callback,
+            sync: None,
         };
         let a = engine.analyze(c, &Limits::default(), Some(watch));
+        if let Some(failure) = self.engine.take_failure() {
+            writeln!(self.err, "{failure}")?;
+        }
         if self.settings.verbose {
             writeln!(
                 self.err,

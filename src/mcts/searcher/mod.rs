@@ -224,6 +224,11 @@ impl<G: SearchGame> Searcher<G> {
         } else if limits.playouts == Some(0) {
             sh.finish(StopReason::Playouts);
         }
+        let mut monitor = monitor;
+        let mut sync = monitor.as_mut().and_then(|m| m.sync.take());
+        if let Some(y) = sync.as_mut() {
+            y.start(&self.tree);
+        }
         std::thread::scope(|s| {
             let handles: Vec<_> = (0..n_threads)
                 .map(|t| {
@@ -231,9 +236,13 @@ impl<G: SearchGame> Searcher<G> {
                     s.spawn(move || crate::mcts::dispatch_for::<G, _>(Worker { sh, t }))
                 })
                 .collect();
-            let mut monitor = monitor;
             let mut next_tick = monitor.as_ref().map(|m| start + m.interval);
             while !handles.iter().all(|h| h.is_finished()) {
+                if let Some(y) = sync.as_mut() {
+                    if y.tick(sh.tree).is_break() {
+                        sh.finish(StopReason::Interrupted);
+                    }
+                }
                 let now = Instant::now();
                 if limits.time.is_some_and(|t| now >= start + t) {
                     sh.finish(StopReason::Time);
@@ -263,6 +272,9 @@ impl<G: SearchGame> Searcher<G> {
                 }
             }
         });
+        if let Some(y) = sync {
+            y.finish(&self.tree);
+        }
         let mut r = sh.report(12);
         r.stop = Some(if sh.stop.load(Relaxed) {
             StopReason::from_code(sh.reason.load(Relaxed))
