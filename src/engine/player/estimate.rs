@@ -57,15 +57,20 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
     }
 
     /// Dead stones: from the ownership estimate, but never a string in seki (random playouts
-    /// often break a seki, so its strings look dead about half the time).
+    /// often break a seki, so its strings look dead about half the time); and the strings the
+    /// estimate leaves undecided that stand alone in the opponent's sphere
+    /// ([`crate::game::sphere::lone_in_sphere`]: a lone stone on a sparse board).
     pub(super) fn estimate_dead(&self) -> Bitboard<W> {
         self.estimate_dead_with(self.game.to_move())
     }
 
     /// [`Self::estimate_dead`] with `to_move` to play first.
     pub(super) fn estimate_dead_with(&self, to_move: Color) -> Bitboard<W> {
-        self.dead_from(&self.estimate_ownership_with(to_move))
-            - crate::game::score::seki(self.game.board())
+        let board = self.game.board();
+        let ownership = self.estimate_ownership_with(to_move);
+        let seki = crate::game::score::seki(board);
+        let dead = self.dead_from(&ownership) - seki;
+        dead | crate::game::sphere::lone_in_sphere(board, &ownership, dead, seki)
     }
 
     /// Whether `c` wins if the game ends now, scored with the dead stones the playouts see when
