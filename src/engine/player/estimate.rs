@@ -57,17 +57,26 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
     }
 
     /// Dead stones: from the ownership estimate, but never a string in seki (random playouts
-    /// often break a seki, so its strings look dead about half the time); and the strings the
-    /// estimate leaves undecided that stand alone in the opponent's sphere
-    /// ([`crate::game::sphere::lone_in_sphere`]: a lone stone on a sparse board).
+    /// often break a seki, so its strings look dead about half the time).
     pub(super) fn estimate_dead(&self) -> Bitboard<W> {
         self.estimate_dead_with(self.game.to_move())
     }
 
     /// [`Self::estimate_dead`] with `to_move` to play first.
     pub(super) fn estimate_dead_with(&self, to_move: Color) -> Bitboard<W> {
+        self.dead_from(&self.estimate_ownership_with(to_move))
+            - crate::game::score::seki(self.game.board())
+    }
+
+    /// The dead stones of the final count (`final_score`, `final_status_list`): those of
+    /// [`Self::estimate_dead`], and the strings the ownership leaves undecided that stand alone
+    /// in the opponent's sphere ([`crate::game::sphere::lone_in_sphere`]: a lone stone on a
+    /// sparse board, as a referee judges it). The passing decisions keep to the ownership
+    /// alone: a game is not ended on the strength of that judgement (a stone it calls dead may
+    /// still be needed to be captured, as the opponent's referee may see it).
+    pub(super) fn final_dead(&self) -> Bitboard<W> {
         let board = self.game.board();
-        let ownership = self.estimate_ownership_with(to_move);
+        let ownership = self.estimate_ownership();
         let seki = crate::game::score::seki(board);
         let dead = self.dead_from(&ownership) - seki;
         dead | crate::game::sphere::lone_in_sphere(board, &ownership, dead, seki)
