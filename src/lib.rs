@@ -21,10 +21,12 @@
 //!     |    presets                           |
 //!   gtp  <-----------------------------------+      the GTP front end, analysis, time control
 //!     |
-//!   cli        `tengen bench`, `profile`, `gtp`, `match` (src/main.rs stays thin)
+//!   analysis   the JSON analysis protocol (KataGo's), reading lines with gtp's bounded reader
+//!     |
+//!   cli        `tengen bench`, `profile`, `gtp`, `match`, `analysis` (src/main.rs stays thin)
 //! ```
 //!
-//! `gtp` and `cli` reach the search only through [`engine`] (which re-exports the search
+//! `gtp`, `analysis` and `cli` reach the search only through [`engine`] (which re-exports the search
 //! parameters and limits); `cli` also runs [`playout::batch`] directly (`tengen bench`). `mcts`
 //! imports nothing Go-specific: from `board` only the two colours and the bitboards (as action
 //! sets). Below every layer, [`cpu`] detects the instruction set once and runs the hot loops
@@ -54,6 +56,7 @@
 
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
+pub mod analysis;
 pub mod board;
 pub mod cli;
 #[cfg(feature = "cluster")]

@@ -335,3 +335,133 @@ fn the_summary_gives_each_engines_thinking_time() {
     assert!(ta > 0.0 && tb >= 0.0 && ta > tb, "{line}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The files of `dir` and their contents, in name order.
+fn contents(dir: &Path) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let name = e.file_name().into_string().unwrap();
+            (name, std::fs::read_to_string(e.path()).unwrap())
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// `--continue` counts the recorded games, results read from their `RE[]`, and plays only the
+/// games without a record, each with its number's colours (issue 39, item 6).
+#[test]
+fn a_match_continues_from_its_records() {
+    let dir = temp_dir("continue");
+    let Some(_) = match_against_liar(&["--games", "2"], &dir) else {
+        return;
+    };
+    let before = contents(&dir);
+    let Some((stdout, stderr)) = match_against_liar(&["--games", "5", "--continue"], &dir) else {
+        return;
+    };
+    assert!(stderr.contains("2 games recorded in"), "{stderr}");
+    assert!(stderr.contains(", 3 to play"), "{stderr}");
+    for g in 1..=5 {
+        let n = stderr.matches(&format!("game {g}/5:")).count();
+        assert_eq!(n, usize::from(g > 2), "game {g}\n{stderr}");
+    }
+    assert!(stdout.contains("games 5, 5x5"), "{stdout}");
+    assert!(
+        stdout.contains("A scored 5 (3 as Black, 2 as White)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("2 of them recorded before this run"),
+        "{stdout}"
+    );
+    // The old records are untouched; the new ones follow them with alternating colours.
+    let after = contents(&dir);
+    assert_eq!(after[..2], before[..]);
+    assert_eq!(after.len(), 5);
+    for (g, (name, sgf)) in after.iter().enumerate() {
+        assert_eq!(name, &format!("game-{g:04}.sgf"));
+        assert_eq!(sgf.contains("PB[liar]"), g % 2 == 1, "{sgf}");
+    }
+    // A result is read from the record: game 1 (A White) now says Black won on the board, and
+    // game 3's record is gone, so only game 3 is played again.
+    let g1 = dir.join("game-0001.sgf");
+    let edited = after[1].1.replace("RE[W+F]", "RE[B+3.5]");
+    assert_ne!(edited, after[1].1);
+    std::fs::write(&g1, edited).unwrap();
+    std::fs::remove_file(dir.join("game-0003.sgf")).unwrap();
+    let Some((stdout, stderr)) = match_against_liar(&["--games", "5", "--continue"], &dir) else {
+        return;
+    };
+    assert!(stderr.contains("4 games recorded in"), "{stderr}");
+    assert!(stderr.contains("game 4/5:"), "{stderr}");
+    assert_eq!(stderr.matches("/5:").count(), 1, "{stderr}");
+    assert!(
+        stdout.contains("A scored 4 (3 as Black, 1 as White)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("A's mean score margin -3.5 points"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--continue` with `--overwrite`, with an unreadable record, or with records past `--games`
+/// is refused with a clear error, and no file is touched.
+#[test]
+fn a_match_that_cannot_continue_touches_nothing() {
+    let dir = temp_dir("continue-bad");
+    let Some(_) = match_against_liar(&["--games", "2"], &dir) else {
+        return;
+    };
+    let run = |args: &[&str]| {
+        Command::new(tengen())
+            .args(["match", "--a", "tengen gtp --playouts 20 --quiet"])
+            .args(["--b", "tengen gtp --playouts 20 --quiet"])
+            .arg("--sgf-dir")
+            .arg(&dir)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let refused = |args: &[&str], says: &[&str]| {
+        let before = contents(&dir);
+        let out = run(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}: {err}");
+        for s in says {
+            assert!(err.contains(s), "{args:?}: {s:?} missing in {err}");
+        }
+        assert_eq!(contents(&dir), before, "{args:?}");
+    };
+    refused(
+        &["--size", "5", "--games", "4", "--continue", "--overwrite"],
+        &["--continue", "--overwrite"],
+    );
+    refused(
+        &["--size", "5", "--games", "1", "--continue"],
+        &["holds game 1", "past --games 1", "--games 2"],
+    );
+    refused(
+        &["--games", "4", "--size", "7", "--continue"],
+        &["game-0000.sgf is a 5x5 game, this match is 7x7"],
+    );
+    refused(
+        &["--size", "5", "--games", "4", "--komi", "0.5", "--continue"],
+        &["has komi 7.5"],
+    );
+    std::fs::write(dir.join("game-0002.sgf"), "not a game record").unwrap();
+    refused(
+        &["--size", "5", "--games", "4", "--continue"],
+        &["cannot read", "game-0002.sgf"],
+    );
+    std::fs::write(dir.join("game-0002.sgf"), "(;GM[1]SZ[5]KM[7.5]RE[B+T])").unwrap();
+    refused(
+        &["--size", "5", "--games", "4", "--continue"],
+        &["game-0002.sgf: result RE[B+T]"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -597,3 +597,44 @@ fn amaf_plies_and_rave_bias_flags() {
         assert!(o.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// In the coin game every playout scores +1 (Black wins) or -1, so a move's mean score over the
+/// playouts its visits count is exactly `2 p - 1`, `p` Black's share of its wins.
+fn assert_scores_cover_the_visits(r: &tengen::mcts::Report) {
+    let black = r.to_move == Color::Black;
+    for ch in r.children.iter().filter(|ch| ch.visits > 0) {
+        let p = if black { ch.winrate } else { 1.0 - ch.winrate };
+        let score = ch.score.expect("a visited move has a score");
+        assert!(
+            (score - (2.0 * p - 1.0)).abs() < 1e-4,
+            "{:?}: score {score}, Black's rate {p}, visits {}",
+            ch.action,
+            ch.visits
+        );
+    }
+    let root = r.score.expect("a score at the root");
+    assert!((-1.0..=1.0).contains(&root), "{root}");
+}
+
+#[test]
+fn scores_follow_the_reused_tree() {
+    let game = Coins::new(&[&[0.3, 0.8], &[0.6, 0.1], &[0.5, 0.5]]);
+    let mut s: Searcher<Coins> = Searcher::new(toy_params());
+    let r = s.run(&game, &Limits::playouts(3000), &|_| false, None);
+    assert_scores_cover_the_visits(&r);
+    // A second, short search of the same position keeps the tree: the scores keep every
+    // playout its visits count, not only this search's one.
+    let r = s.run(&game, &Limits::playouts(1), &|_| false, None);
+    assert_eq!(r.playouts, 1);
+    assert!(r.children.iter().filter(|c| c.visits > 1).count() >= 2);
+    assert_scores_cover_the_visits(&r);
+    // After Black's move the kept subtree brings its scores along.
+    let best = r.children[0].action;
+    assert!(s.advance(&[best]));
+    let mut after = game.clone();
+    after.play(best);
+    let r = s.run(&after, &Limits::playouts(1), &|_| false, None);
+    assert_eq!(r.to_move, Color::White);
+    assert!(r.children.iter().any(|c| c.visits > 10), "{r:?}");
+    assert_scores_cover_the_visits(&r);
+}

@@ -201,11 +201,11 @@ impl Default for GtpArgs {
 
 // Value parsers: the shared ones of `values`, with the names of these flags' values.
 
-fn playouts(s: &str) -> Result<u64, BadValue> {
+pub(super) fn playouts(s: &str) -> Result<u64, BadValue> {
     values::count(s, "playouts", 1, u64::MAX)
 }
 
-fn threads(s: &str) -> Result<u32, BadValue> {
+pub(super) fn threads(s: &str) -> Result<u32, BadValue> {
     values::count(s, "threads", 1, 256).map(|n| n as u32)
 }
 
@@ -221,11 +221,11 @@ fn prior_games(s: &str) -> Result<u32, BadValue> {
     values::count(s, "games", 0, 100_000).map(|n| n as u32)
 }
 
-fn max_nodes(s: &str) -> Result<u64, BadValue> {
+pub(super) fn max_nodes(s: &str) -> Result<u64, BadValue> {
     values::count(s, "nodes", 1000, 1 << 28)
 }
 
-fn seed(s: &str) -> Result<u64, BadValue> {
+pub(super) fn seed(s: &str) -> Result<u64, BadValue> {
     values::count(s, "the seed", 0, u64::MAX)
 }
 

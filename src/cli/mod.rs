@@ -2,6 +2,7 @@
 //!
 //! `bench` and `profile` share [`bench::BenchArgs`]; `progress` draws the progress bar both use.
 
+mod analysis;
 mod bench;
 mod gtp;
 mod r#match;
@@ -9,6 +10,7 @@ mod policy_args;
 mod profile;
 mod progress;
 
+pub use analysis::AnalysisArgs;
 pub use bench::BenchArgs;
 pub use gtp::GtpArgs;
 pub use policy_args::PolicyArgs;
@@ -36,6 +38,8 @@ pub enum Command {
     Gtp(GtpArgs),
     /// Play games between two GTP engines and report the win rate and Elo difference.
     Match(MatchArgs),
+    /// Analyse positions over KataGo's JSON analysis protocol on stdin/stdout.
+    Analysis(AnalysisArgs),
     /// Print the help of tengen or of one of its commands (`tengen help bench`).
     Help {
         /// The command to describe.
@@ -50,6 +54,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Profile(a)) => profile::run(&a),
         Some(Command::Gtp(a)) => gtp::run(&a),
         Some(Command::Match(a)) => r#match::run(&a),
+        Some(Command::Analysis(a)) => analysis::run(&a),
         Some(Command::Help { command }) => help(command.as_deref()),
         None => gtp::run(&GtpArgs::default()),
     }
@@ -99,6 +104,6 @@ mod tests {
         assert!(help(Some("nonsense"))
             .unwrap_err()
             .to_string()
-            .contains("the commands are bench, profile, gtp, match, help"));
+            .contains("the commands are bench, profile, gtp, match, analysis, help"));
     }
 }

@@ -9,6 +9,7 @@
 
 pub mod handicap;
 pub mod score;
+pub mod sphere;
 pub mod vertex;
 
 pub use score::{format_score, tromp_taylor_area, tromp_taylor_score};

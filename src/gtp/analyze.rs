@@ -26,6 +26,14 @@ fn pv_text(m: &MoveInfo) -> String {
     v.join(" ")
 }
 
+/// KataGo's score fields for a mean score lead, `extra` between them; nothing without a score
+/// (never a made-up 0).
+fn score_fields(lead: Option<f32>, extra: &str) -> String {
+    lead.map_or(String::new(), |l| {
+        format!(" scoreMean {l:.2}{extra} scoreLead {l:.2}")
+    })
+}
+
 /// What an analysis line holds besides the dialect's `info` fields (the analysis commands'
 /// arguments, see [`crate::gtp::analyze_args`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -87,10 +95,12 @@ pub fn info_line(a: &Analysis, f: &InfoFormat) -> String {
                 pv_text(m)
             ),
             Dialect::Kata { .. } => {
-                let lead = m.score_lead.unwrap_or(0.0);
+                // A move without a score of its own (no playout through it yet) gets the
+                // position's.
+                let score = score_fields(m.score_lead.or(a.score_lead), " scoreStdev 0");
                 format!(
-                    "info move {} visits {} utility {:.4} winrate {:.4} scoreMean {lead:.2} \
-                     scoreStdev 0 scoreLead {lead:.2} prior {prior:.4} lcb {:.4} order {order} pv {}",
+                    "info move {} visits {} utility {:.4} winrate {:.4}{score} prior {prior:.4} \
+                     lcb {:.4} order {order} pv {}",
                     m.mv,
                     m.visits,
                     2.0 * m.winrate - 1.0,
@@ -109,12 +119,12 @@ pub fn info_line(a: &Analysis, f: &InfoFormat) -> String {
         parts.push(info);
     }
     if f.root_info {
-        let lead = a.score_lead.unwrap_or(0.0);
         parts.push(format!(
-            "rootInfo visits {} utility {:.4} winrate {:.4} scoreMean {lead:.2} scoreLead {lead:.2}",
+            "rootInfo visits {} utility {:.4} winrate {:.4}{}",
             a.root_visits,
             2.0 * a.winrate - 1.0,
-            a.winrate
+            a.winrate,
+            score_fields(a.score_lead, "")
         ));
     }
     if let Dialect::Kata { ownership: true } = f.dialect {
@@ -294,5 +304,33 @@ mod tests {
             "{line}"
         );
         assert!(line.ends_with(" pv C3 pvVisits 10 rootInfo visits 30 utility 0.0000 winrate 0.5000 scoreMean 1.00 scoreLead 1.00"), "{line}");
+    }
+
+    #[test]
+    fn a_move_without_a_score_never_shows_zero() {
+        let mut a = analysis();
+        a.moves[1].score_lead = None;
+        a.score_lead = Some(-3.5);
+        let mut f = InfoFormat::plain(Dialect::Kata { ownership: false });
+        f.root_info = true;
+        let line = info_line(&a, &f);
+        assert!(
+            line.contains(" scoreMean 1.00 scoreStdev 0 scoreLead 1.00 "),
+            "{line}"
+        );
+        // C3 has no score of its own: the position's.
+        assert!(
+            line.contains("info move C3 visits 10 utility 0.0000 winrate 0.5000 scoreMean -3.50 "),
+            "{line}"
+        );
+        // Nothing known at all: no score fields, not a 0.
+        a.score_lead = None;
+        let line = info_line(&a, &f);
+        assert!(
+            line.contains("info move C3 visits 10 utility 0.0000 winrate 0.5000 prior "),
+            "{line}"
+        );
+        assert!(line.ends_with("winrate 0.5000"), "{line}");
+        assert!(!line.contains("0.00 scoreStdev"), "{line}");
     }
 }

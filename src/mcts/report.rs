@@ -55,7 +55,8 @@ pub struct ChildInfo {
     pub winrate: f32,
     pub amaf_visits: u32,
     pub amaf_winrate: f32,
-    /// Mean final score from Black's side over this search's playouts through the move, if any.
+    /// Mean final score from Black's side over the playouts through the move that the tree holds
+    /// (those of earlier searches kept by tree reuse included, as in `visits`), if any.
     pub score: Option<f32>,
     /// Principal variation: this move, then the most visited reply, and so on.
     pub pv: Vec<Action>,
@@ -78,7 +79,8 @@ pub struct Report {
     /// (see [`Limits::early_stop`](crate::mcts::Limits::early_stop)); after a flat search, the flat
     /// searcher's choice comes first and the rest by value (see [`crate::mcts::flat`]).
     pub children: Vec<ChildInfo>,
-    /// Mean final score from Black's side over this search's playouts.
+    /// Mean final score from Black's side over the playouts the tree holds (as for the root's
+    /// visits).
     pub score: Option<f32>,
     /// Per action index: share of playouts Black owned it at the end minus White's share, in
     /// `[-1, 1]` (empty when ownership is off or nothing was played).

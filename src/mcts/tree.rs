@@ -7,14 +7,16 @@
 //! [`Tree::reroot`] copies the subtree that is still useful into a fresh arena between searches.
 //!
 //! With the mix backup operator ([`crate::mcts::Backup::Mix`]) the tree also holds a mix
-//! value per node, in a side array so that the nodes stay 24 bytes when it is off.
+//! value per node, in a side array so that the nodes stay 24 bytes when it is off. Another side
+//! array holds each node's score sums ([`ScoreSum`]), which move with the node when the tree is
+//! rerooted, so a node's mean score covers the same playouts as its visits.
 //!
-//! Why one file of about 550 lines (and 90 of tests): the node layout, its atomic packing, the
+//! Why one file of about 600 lines (and 110 of tests): the node layout, its atomic packing, the
 //! publication protocol of an expansion and the rerooting copy are one invariant (who may read
 //! which field when), which is easier to check in one place than across files.
 
 use super::Action;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU16, AtomicU32, AtomicU64, Ordering::*};
 
 /// Index of a node in its tree's arena.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -250,6 +252,36 @@ impl Node {
     }
 }
 
+/// The final scores of the playouts through a node: the sum of twice each score (Black's side,
+/// so half points stay exact) and their number.
+#[derive(Debug, Default, bytemuck::Zeroable)]
+#[repr(C)]
+pub struct ScoreSum {
+    twice: AtomicI64,
+    n: AtomicU64,
+}
+
+impl ScoreSum {
+    /// The sum of twice the scores and the number of playouts, read together (a concurrent
+    /// update may be half seen: one playout more or less in one of the two).
+    #[must_use]
+    pub fn sums(&self) -> (i64, u64) {
+        (self.twice.load(Relaxed), self.n.load(Relaxed))
+    }
+
+    /// The mean score from Black's side, or `None` before the first playout.
+    #[must_use]
+    pub fn mean(&self) -> Option<f32> {
+        let (t, n) = self.sums();
+        (n > 0).then(|| t as f32 / (2 * n) as f32)
+    }
+
+    fn set(&self, (t, n): (i64, u64)) {
+        self.twice.store(t, Relaxed);
+        self.n.store(n, Relaxed);
+    }
+}
+
 /// The arena.
 pub struct Tree {
     nodes: Box<[Node]>,
@@ -259,6 +291,8 @@ pub struct Tree {
     /// it, stored as the bits of `mix + 1` so that 0 (fresh memory) reads as "not yet
     /// computed". Empty when the mix backup is off.
     mix: Box<[AtomicU32]>,
+    /// Per node, the scores of the playouts through it.
+    scores: Box<[ScoreSum]>,
     /// Whether some child of the root is pruned ([`Tree::prune_root`]); when not, the selection
     /// skips reading the marks.
     root_pruned: AtomicBool,
@@ -372,6 +406,7 @@ impl Tree {
             } else {
                 Box::default()
             },
+            scores: zeroed(capacity),
             root_pruned: AtomicBool::new(false),
         }
     }
@@ -409,6 +444,21 @@ impl Tree {
         if let Some(m) = self.mix.get(id) {
             m.store((v.clamp(0.0, 1.0) + 1.0).to_bits(), Relaxed);
         }
+    }
+
+    /// The scores of the playouts through node `id`.
+    #[must_use]
+    #[inline(always)]
+    pub fn score(&self, id: usize) -> &ScoreSum {
+        &self.scores[id]
+    }
+
+    /// Adds a playout's final score, doubled, to node `id`.
+    #[inline(always)]
+    pub fn add_score(&self, id: usize, twice: i64) {
+        let s = &self.scores[id];
+        s.twice.fetch_add(twice, Relaxed);
+        s.n.fetch_add(1, Relaxed);
     }
 
     #[must_use]
@@ -542,6 +592,7 @@ impl Tree {
         if let Some(m) = self.mix(at) {
             fresh.set_mix(0, m);
         }
+        fresh.scores[0].set(self.scores[at].sums());
         // Breadth-first copy: `queue` pairs an old node with its copy.
         let mut queue = std::collections::VecDeque::from([(at, 0usize)]);
         while let Some((old, new)) = queue.pop_front() {
@@ -559,6 +610,7 @@ impl Tree {
                 if let Some(m) = self.mix(c) {
                     fresh.set_mix(first + k, m);
                 }
+                fresh.scores[first + k].set(self.scores[c].sums());
                 queue.push_back((c, first + k));
             }
             let dst = &fresh.nodes[new];
@@ -572,7 +624,7 @@ impl Tree {
 
 /// `n` zeroed values (`n` may be 0), allocated zeroed, so the operating system zeroes a large
 /// arena lazily as it is touched, with the huge-page hint. For the nodes (an all-zero node is a
-/// valid empty one: every field is an atomic integer) and the mix counters.
+/// valid empty one: every field is an atomic integer), the mix values and the score sums.
 fn zeroed<T: bytemuck::Zeroable>(n: usize) -> Box<[T]> {
     let layout = std::alloc::Layout::array::<T>(n).expect("tree capacity overflows memory");
     let mut b = bytemuck::allocation::try_zeroed_slice_box::<T>(n)
@@ -667,6 +719,25 @@ mod tests {
         assert!(t.reroot(&[Action(2)]));
         assert!(t.has_mix());
         assert_eq!(t.mix(0), Some(0.25));
+    }
+
+    #[test]
+    fn scores_survive_reroot() {
+        let mut t = Tree::new(100);
+        assert!(t.expand(0, &[Action(1), Action(2)]));
+        let c = t.child(0, Action(2)).unwrap();
+        assert!(t.expand(c, &[Action(5), Action(6)]));
+        let g = t.child(c, Action(6)).unwrap();
+        assert_eq!(t.score(g).mean(), None);
+        t.add_score(g, 7);
+        t.add_score(g, -2);
+        t.add_score(c, 4);
+        assert_eq!(t.score(g).sums(), (5, 2));
+        assert!(t.reroot(&[Action(2)]));
+        assert_eq!(t.score(0).mean(), Some(2.0));
+        let g = t.child(0, Action(6)).unwrap();
+        assert_eq!(t.score(g).mean(), Some(1.25));
+        assert_eq!(t.score(t.child(0, Action(5)).unwrap()).mean(), None);
     }
 
     #[test]

@@ -8,6 +8,29 @@
 use crate::board::{ByColor, Color, MAX_SIZE};
 use crate::game::{Vertex, VertexMove};
 use std::fmt::Write as _;
+use std::io::Read as _;
+
+/// The largest game record read from a file: far more than a 19x19 game with comments and
+/// variations takes, and a bound on what a file (or `/dev/zero`) can make us allocate.
+pub const MAX_BYTES: u64 = 4 << 20;
+
+/// The bytes of the file `path`, or why they cannot be had: unreadable, or longer than `max`
+/// bytes (read no further than that).
+pub fn read_bounded(path: impl AsRef<std::path::Path>, max: u64) -> Result<Vec<u8>, String> {
+    let (file, path) = (path.as_ref(), path.as_ref().display());
+    let f = std::fs::File::open(file).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let mut bytes = Vec::new();
+    f.take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {path}: {e}"))?;
+    if bytes.len() as u64 > max {
+        return Err(format!(
+            "{path} is larger than {} MiB, more than a game record",
+            max >> 20
+        ));
+    }
+    Ok(bytes)
+}
 
 /// A game record.
 #[derive(Clone, Debug, PartialEq, Default)]

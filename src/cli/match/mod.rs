@@ -10,7 +10,9 @@
 //!
 //! * `runner`: one stream of games: the engine processes, the game loop, the scoring.
 //! * `stats`: the win rate's interval, the Elo difference, the score margins, the repeats.
+//! * `resume`: `--continue`, the games an earlier run recorded, read back.
 
+mod resume;
 mod runner;
 mod stats;
 
@@ -56,12 +58,17 @@ pub struct MatchArgs {
     #[arg(long)]
     pub referee: Option<String>,
     /// Directory for the SGF records (created if missing). A directory that already holds
-    /// records (`game-NNNN.sgf`) is refused, unless `--overwrite` is given.
+    /// records (`game-NNNN.sgf`) is refused, unless `--continue` or `--overwrite` is given.
     #[arg(long, default_value = "match-games")]
     pub sgf_dir: PathBuf,
     /// Replace the records an earlier match left in `--sgf-dir`.
     #[arg(long)]
     pub overwrite: bool,
+    /// Go on with the match whose records are in `--sgf-dir`: its games count (their results
+    /// read from the records), and only the games without a record, up to `--games`, are
+    /// played, each with the colours its number gives (A is Black in the even ones).
+    #[arg(long = "continue", conflicts_with = "overwrite")]
+    pub resume: bool,
     /// Plies after which a game is stopped and scored, at least 1 (default 3 per point).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = max_moves)]
     pub max_moves: Option<u32>,
@@ -128,16 +135,86 @@ fn first_record(dir: &std::path::Path) -> Option<String> {
     names.into_iter().next()
 }
 
+/// What the summary counts, over the games recorded before a `--continue` and those played.
+#[derive(Default)]
+struct Tally {
+    games: u32,
+    score_a: f64,
+    a_black_wins: f64,
+    a_white_wins: f64,
+    incidents: Vec<(u32, String)>,
+    repeats: Repeats,
+    margins: Margins,
+    /// Names of engines A and B, from the first game that gives them.
+    names: [String; 2],
+}
+
+impl Tally {
+    fn add(&mut self, r: &GameResult) {
+        let g = r.g;
+        for (n, new) in self.names.iter_mut().zip(&r.names) {
+            if n.is_empty() {
+                n.clone_from(new);
+            }
+        }
+        if let Ending::Forfeit(c, why) = &r.ending {
+            let a = (*c == Color::Black) == r.a_black;
+            let name = if a { "A" } else { "B" };
+            self.incidents
+                .push((g, format!("game {g}: engine {name} ({c}) forfeits: {why}")));
+        }
+        if let Some((earlier, later)) = self.repeats.add(r) {
+            self.incidents.push((
+                later,
+                format!("game {later}: repeats game {earlier} move for move"),
+            ));
+        }
+        let pts = match r.ending.winner() {
+            Some(Color::Black) if r.a_black => 1.0,
+            Some(Color::White) if !r.a_black => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+        self.score_a += pts;
+        self.margins.add(&r.ending, r.a_black);
+        if r.a_black {
+            self.a_black_wins += pts;
+        } else {
+            self.a_white_wins += pts;
+        }
+        self.games += 1;
+    }
+}
+
 pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     let size = a.size;
-    if !a.overwrite {
+    // Everything is checked before any file is written or engine started.
+    let earlier = if a.resume {
+        resume::recorded(a)?
+    } else {
+        Vec::new()
+    };
+    if !a.overwrite && !a.resume {
         if let Some(name) = first_record(&a.sgf_dir) {
             anyhow::bail!(
-                "{} already holds game records ({name}): give another --sgf-dir, or --overwrite \
-                 to replace them",
+                "{} already holds game records ({name}): give another --sgf-dir, --continue to \
+                 go on with that match, or --overwrite to replace them",
                 a.sgf_dir.display()
             );
         }
+    }
+    let plan = resume::to_play(a.games, &earlier);
+    let mut tally = Tally::default();
+    for r in &earlier {
+        tally.add(r);
+    }
+    if a.resume {
+        eprintln!(
+            "{} games recorded in {}, {} to play",
+            earlier.len(),
+            a.sgf_dir.display(),
+            plan.len()
+        );
     }
     std::fs::create_dir_all(&a.sgf_dir)
         .with_context(|| format!("cannot create {}", a.sgf_dir.display()))?;
@@ -149,14 +226,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     }
     let stop = AtomicBool::new(false);
     let (tx, rx) = std::sync::mpsc::channel::<anyhow::Result<GameResult>>();
-    let mut score_a = 0.0;
     let mut think = [std::time::Duration::ZERO; 2];
-    let mut a_black_wins = 0.0;
-    let mut a_white_wins = 0.0;
-    let mut incidents = Vec::new();
-    let mut repeats = Repeats::default();
-    let mut margins = Margins::default();
-    let mut names = [String::new(), String::new()];
     let tty = std::io::stderr().is_terminal();
     let start = Instant::now();
     let mut failure = None;
@@ -164,8 +234,13 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         for (first, mut stream) in ready.into_iter().enumerate() {
             let tx = tx.clone();
             let stop = &stop;
+            let mine: Vec<u32> = plan
+                .iter()
+                .copied()
+                .filter(|g| g % streams == first as u32)
+                .collect();
             scope.spawn(move || {
-                for g in (first as u32..a.games).step_by(streams as usize) {
+                for g in mine {
                     if stop.load(Relaxed) {
                         break;
                     }
@@ -179,7 +254,6 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
             });
         }
         drop(tx);
-        let mut done = 0u32;
         for r in rx {
             let r = match r {
                 Ok(r) => r,
@@ -192,33 +266,15 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
             if failure.is_some() {
                 continue;
             }
-            if let Err(e) = report(a, &r, &mut names, &mut incidents) {
+            if let Err(e) = write_record(a, &r) {
                 stop.store(true, Relaxed);
                 failure = Some(e);
                 continue;
             }
-            if let Some((earlier, later)) = repeats.add(&r) {
-                incidents.push((
-                    later,
-                    format!("game {later}: repeats game {earlier} move for move"),
-                ));
-            }
-            let pts = match r.ending.winner() {
-                Some(Color::Black) if r.a_black => 1.0,
-                Some(Color::White) if !r.a_black => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
-            };
-            score_a += pts;
+            tally.add(&r);
+            let (done, score_a) = (tally.games, tally.score_a);
             think[0] += r.think[0];
             think[1] += r.think[1];
-            margins.add(&r.ending, r.a_black);
-            if r.a_black {
-                a_black_wins += pts;
-            } else {
-                a_white_wins += pts;
-            }
-            done += 1;
             let (p, lo, hi) = wilson(score_a, f64::from(done));
             let line = format!(
                 "game {}/{}: {} (A {}) | A {score_a}/{done} = {:.1} % [{:.1}, {:.1}] | {:.0} s",
@@ -249,6 +305,16 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     if let Some(e) = failure {
         return Err(e);
     }
+    let Tally {
+        score_a,
+        a_black_wins,
+        a_white_wins,
+        mut incidents,
+        repeats,
+        margins,
+        names,
+        ..
+    } = tally;
     let n = f64::from(a.games);
     let (p, lo, hi) = wilson(score_a, n);
     let mut out = String::new();
@@ -259,6 +325,13 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
         "games {}, {}x{size}, komi {}; A scored {score_a} ({a_black_wins} as Black, {a_white_wins} as White)",
         a.games, size, a.komi
     );
+    if !earlier.is_empty() {
+        let _ = writeln!(
+            out,
+            "{} of them recorded before this run (--continue)",
+            earlier.len()
+        );
+    }
     let _ = writeln!(
         out,
         "A win rate {:.1} %, 95 % interval [{:.1} %, {:.1} %]",
@@ -270,7 +343,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     let _ = writeln!(out, "{}", margins.line(a.games));
     let _ = writeln!(
         out,
-        "thinking time (genmove to answer, wall clock): A {:.1} s, B {:.1} s",
+        "thinking time of this run (genmove to answer, wall clock): A {:.1} s, B {:.1} s",
         think[0].as_secs_f64(),
         think[1].as_secs_f64()
     );
@@ -293,25 +366,10 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes a finished game's record and notes a forfeit.
-fn report(
-    a: &MatchArgs,
-    r: &GameResult,
-    names: &mut [String; 2],
-    incidents: &mut Vec<(u32, String)>,
-) -> anyhow::Result<()> {
+/// Writes a finished game's record.
+fn write_record(a: &MatchArgs, r: &GameResult) -> anyhow::Result<()> {
     let g = r.g;
     let (bi, wi) = if r.a_black { (0, 1) } else { (1, 0) };
-    for (n, new) in names.iter_mut().zip(&r.names) {
-        if n.is_empty() {
-            n.clone_from(new);
-        }
-    }
-    if let Ending::Forfeit(c, why) = &r.ending {
-        let who = if *c == Color::Black { bi } else { wi };
-        let name = if who == 0 { "A" } else { "B" };
-        incidents.push((g, format!("game {g}: engine {name} ({c}) forfeits: {why}")));
-    }
     let record = sgf::Record {
         size: a.size.get(),
         komi: Some(a.komi),

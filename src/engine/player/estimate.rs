@@ -68,6 +68,20 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             - crate::game::score::seki(self.game.board())
     }
 
+    /// The dead stones of the final count (`final_score`, `final_status_list`): those of
+    /// [`Self::estimate_dead`], and the strings the ownership leaves undecided that stand alone
+    /// in the opponent's sphere ([`crate::game::sphere::lone_in_sphere`]: a lone stone on a
+    /// sparse board, as a referee judges it). The passing decisions keep to the ownership
+    /// alone: a game is not ended on the strength of that judgement (a stone it calls dead may
+    /// still be needed to be captured, as the opponent's referee may see it).
+    pub(super) fn final_dead(&self) -> Bitboard<W> {
+        let board = self.game.board();
+        let ownership = self.estimate_ownership();
+        let seki = crate::game::score::seki(board);
+        let dead = self.dead_from(&ownership) - seki;
+        dead | crate::game::sphere::lone_in_sphere(board, &ownership, dead, seki)
+    }
+
     /// Whether `c` wins if the game ends now, scored with the dead stones the playouts see when
     /// `first` plays first; and those dead stones.
     pub(super) fn wins_counted(&self, c: Color, first: Color) -> (bool, Bitboard<W>) {

@@ -388,12 +388,12 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
     }
 
     fn final_score(&mut self) -> f32 {
-        let dead = self.estimate_dead();
+        let dead = self.final_dead();
         self.game.score_with_dead(dead)
     }
 
     fn final_status(&mut self) -> Vec<(Vertex, StoneStatus)> {
-        let dead = self.estimate_dead();
+        let dead = self.final_dead();
         let b = self.game.board();
         let seki = crate::game::score::seki(b);
         (b.stones(Color::Black) | b.stones(Color::White))

@@ -10,28 +10,7 @@ use crate::gtp::parse;
 use crate::gtp::{Reply, Server};
 use crate::sgf;
 use crate::values;
-use std::io::{Read as _, Write};
-
-/// The largest game record `loadsgf` reads: far more than a 19x19 game with comments and
-/// variations takes, and a bound on what a file (or `/dev/zero`) can make it allocate.
-pub(crate) const MAX_SGF_BYTES: u64 = 4 << 20;
-
-/// The bytes of `path`, or why they cannot be had: unreadable, or longer than `max` bytes
-/// (read no further than that).
-fn read_bounded(path: &str, max: u64) -> Result<Vec<u8>, String> {
-    let f = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let mut bytes = Vec::new();
-    f.take(max + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {path}: {e}"))?;
-    if bytes.len() as u64 > max {
-        return Err(format!(
-            "{path} is larger than {} MiB, more than a game record",
-            max >> 20
-        ));
-    }
-    Ok(bytes)
-}
+use std::io::Write;
 
 impl<O: Write, E: Write> Server<O, E> {
     pub(super) fn boardsize(&mut self, args: &[&str]) -> Reply {
@@ -206,7 +185,7 @@ impl<O: Write, E: Write> Server<O, E> {
         };
         // GTP's failure text, then what and where (a client may match the first words only).
         let fail = |why: String| err(&format!("cannot load file: {why}"));
-        let text = match read_bounded(file, MAX_SGF_BYTES) {
+        let text = match sgf::read_bounded(file, sgf::MAX_BYTES) {
             Ok(t) => t,
             Err(why) => return fail(why),
         };

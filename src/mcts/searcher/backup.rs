@@ -1,8 +1,8 @@
 //! The backup of one simulation: results up the path (and into the transposition table), AMAF
-//! results to every child whose move the mover played first, mix values, and the thread's
-//! score and ownership counters.
+//! results to every child whose move the mover played first, mix values and score sums, and the
+//! thread's ownership counters.
 
-use super::{bump_i64, bump_u64, Shared, ThreadStats};
+use super::{Shared, ThreadStats};
 use crate::board::Color;
 use crate::cpu::Cpu;
 use crate::mcts::tree::{mix_value, Node, Tree};
@@ -35,6 +35,7 @@ pub(super) fn backup<G: SearchGame, C: Cpu>(
     let tree = sh.tree;
     let root_to_move = sh.root.to_move();
     let mut first = out.first_play;
+    let twice_score = (2.0 * out.score).round() as i64;
     for (d, &id) in path.iter().enumerate().rev() {
         let node = tree.node(id);
         let to_move = if d % 2 == 0 {
@@ -43,6 +44,7 @@ pub(super) fn backup<G: SearchGame, C: Cpu>(
             !root_to_move
         };
         node.add_wins(reward(out.winner, !to_move));
+        tree.add_score(id, twice_score);
         if let (Some(tt), Some(&h)) = (sh.tt, d.checked_sub(1).and_then(|k| hashes.get(k))) {
             tt.add(h, reward(out.winner, !to_move));
         }
@@ -93,15 +95,6 @@ pub(super) fn backup<G: SearchGame, C: Cpu>(
             }
         }
     }
-    let twice_score = (2.0 * out.score).round() as i64;
-    if let Some(&c) = path.get(1) {
-        let slot = c - sh.first_child;
-        bump_i64(&mine.score[slot], twice_score);
-        bump_u64(&mine.score_n[slot], 1);
-    }
-    let last = mine.score.len() - 1;
-    bump_i64(&mine.score[last], twice_score);
-    bump_u64(&mine.score_n[last], 1);
     if !mine.ownership.is_empty() {
         let bump = |a: Action, d: i32| {
             if let Some(x) = mine.ownership.get(a.index()) {

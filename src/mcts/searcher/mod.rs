@@ -42,7 +42,7 @@ use super::tree::Tree;
 use super::tt::Table;
 use super::{Action, SearchGame};
 use crate::rng::splitmix64;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicU64, AtomicU8, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicU8, Ordering::*};
 use std::time::{Duration, Instant};
 use stop::Decided;
 use worker::{expand, Worker};
@@ -203,7 +203,6 @@ impl<G: SearchGame> Searcher<G> {
             side: root.board_side() as f32,
             limits: *limits,
             start,
-            first_child: kids.start,
             stop: AtomicBool::new(false),
             reason: AtomicU8::new(StopReason::Interrupted.code()),
             claimed: AtomicU64::new(0),
@@ -214,7 +213,7 @@ impl<G: SearchGame> Searcher<G> {
                     } else {
                         0
                     };
-                    ThreadStats::new(kids.len(), own)
+                    ThreadStats::new(own)
                 })
                 .collect(),
             seed: splitmix64(self.params.seed ^ splitmix64(self.searches)),
@@ -308,8 +307,6 @@ struct Shared<'a, G: SearchGame> {
     side: f32,
     limits: Limits,
     start: Instant,
-    /// Index of the root's first child (root children are `first_child..` in the arena).
-    first_child: usize,
     stop: AtomicBool,
     /// The first [`StopReason`] recorded.
     reason: AtomicU8,
@@ -325,32 +322,21 @@ struct Shared<'a, G: SearchGame> {
 struct ThreadStats {
     /// Simulations finished.
     done: AtomicU64,
-    /// Per root child (by position among the root's children), then the root itself last: the
-    /// sum of twice the final score (Black's side) and the number of playouts.
-    score: Box<[AtomicI64]>,
-    score_n: Box<[AtomicU64]>,
     /// Per action index: playouts Black owned it minus playouts White owned it (empty when
     /// ownership is off).
     ownership: Box<[AtomicI32]>,
 }
 
 impl ThreadStats {
-    fn new(root_children: usize, ownership: usize) -> Self {
+    fn new(ownership: usize) -> Self {
         Self {
             done: AtomicU64::new(0),
-            score: (0..=root_children).map(|_| AtomicI64::new(0)).collect(),
-            score_n: (0..=root_children).map(|_| AtomicU64::new(0)).collect(),
             ownership: (0..ownership).map(|_| AtomicI32::new(0)).collect(),
         }
     }
 }
 
 /// Adds `d` to a counter only this thread writes (a plain load and store, no lock).
-#[inline(always)]
-fn bump_i64(x: &AtomicI64, d: i64) {
-    x.store(x.load(Relaxed) + d, Relaxed);
-}
-
 #[inline(always)]
 fn bump_u64(x: &AtomicU64, d: u64) {
     x.store(x.load(Relaxed) + d, Relaxed);
@@ -360,16 +346,6 @@ impl<G: SearchGame> Shared<'_, G> {
     /// Simulations finished by all threads.
     fn done(&self) -> u64 {
         self.threads.iter().map(|t| t.done.load(Relaxed)).sum()
-    }
-
-    /// Sum over threads of twice the score and the count at root-child slot `slot`.
-    fn score_sums(&self, slot: usize) -> (i64, u64) {
-        self.threads.iter().fold((0, 0), |(s, n), t| {
-            (
-                s + t.score.get(slot).map_or(0, |x| x.load(Relaxed)),
-                n + t.score_n.get(slot).map_or(0, |x| x.load(Relaxed)),
-            )
-        })
     }
 
     fn finish(&self, why: StopReason) {

@@ -18,7 +18,6 @@ impl<G: SearchGame> Shared<'_, G> {
             .map(|c| {
                 let n = tree.node(c);
                 let (s, a) = (n.stats(), n.amaf());
-                let (ss, sn) = self.score_sums(c - self.first_child);
                 let (pv, pv_visits) = principal_variation(tree, c, pv_len);
                 ChildInfo {
                     action: n.action(),
@@ -26,7 +25,7 @@ impl<G: SearchGame> Shared<'_, G> {
                     winrate: self.value(c).unwrap_or(0.5),
                     amaf_visits: a.visits,
                     amaf_winrate: a.mean().unwrap_or(0.5),
-                    score: (sn > 0).then(|| ss as f32 / (2 * sn) as f32),
+                    score: tree.score(c).mean(),
                     pv,
                     pv_visits,
                 }
@@ -47,7 +46,6 @@ impl<G: SearchGame> Shared<'_, G> {
                 .then(y.winrate.total_cmp(&x.winrate))
                 .then(lead(y).total_cmp(&lead(x)))
         });
-        let (ss, sn) = self.score_sums(root.children().len());
         let mut ownership = Vec::new();
         if playouts > 0 && self.params.ownership {
             let n = self.threads[0].ownership.len();
@@ -68,7 +66,7 @@ impl<G: SearchGame> Shared<'_, G> {
             elapsed: self.start.elapsed(),
             root_visits: root.stats().visits,
             children,
-            score: (sn > 0).then(|| ss as f32 / (2 * sn) as f32),
+            score: tree.score(0).mean(),
             ownership,
             nodes: tree.len(),
             stop: None,

@@ -49,8 +49,7 @@ impl<G: SearchGame> Shared<'_, G> {
             .children()
             .filter(|&c| !self.tree.node(c).is_pruned())
             .map(|c| {
-                let (ss, sn) = self.score_sums(c - self.first_child);
-                let lead = (sn > 0).then(|| sign * ss as f32 / (2 * sn) as f32);
+                let lead = self.tree.score(c).mean().map(|s| sign * s);
                 (c, self.tree.node(c).stats().visits, self.value(c), lead)
             });
         decided(root_value, kids)
@@ -177,7 +176,7 @@ mod tests {
             ),
             Some(Decided::Won(2))
         );
-        // The score comes before the games; a child without a score of this search comes last.
+        // The score comes before the games; a child without a score comes last.
         assert_eq!(
             decided(1.0, kids(&[(900, None), (60, Some(1.0)), (400, Some(0.5))])),
             Some(Decided::Won(2))

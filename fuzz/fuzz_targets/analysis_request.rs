@@ -1,0 +1,39 @@
+//! Arbitrary bytes as lines of the JSON analysis protocol: every line is answered with a
+//! request, or an error that is itself JSON, without panicking; an accepted query keeps within
+//! the protocol's bounds.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use tengen::analysis::protocol::{self, Request, MAX_MOVES, MAX_RULES, MAX_VISITS};
+
+fuzz_target!(|data: &[u8]| {
+    for line in data.split(|&b| b == b'\n') {
+        let (request, warnings) = protocol::parse(&String::from_utf8_lossy(line));
+        for w in &warnings {
+            assert!(w["warning"].is_string() && w["field"].is_string());
+        }
+        match request {
+            Err(bad) => {
+                let v = bad.to_json();
+                assert!(v["error"].is_string());
+                let text = v.to_string();
+                assert!(serde_json::from_str::<serde_json::Value>(&text).is_ok());
+            }
+            Ok(Request::Query(q)) => {
+                let n = q.size.get();
+                assert!((2..=19).contains(&n));
+                assert!(q.moves.len() <= MAX_MOVES);
+                assert!(q.initial.len() <= n * n);
+                assert!(q.turns.len() <= q.moves.len() + 1);
+                assert!(q.turns.iter().all(|&t| t <= q.moves.len()));
+                assert!(q.max_visits.is_none_or(|v| (1..=MAX_VISITS).contains(&v)));
+                assert!(q.rules.len() <= 2 * MAX_RULES);
+                assert!(q.komi.is_finite());
+                for t in &q.turns {
+                    let _ = q.to_move(*t);
+                }
+            }
+            Ok(_) => {}
+        }
+    }
+});

@@ -1,0 +1,456 @@
+//! The requests of the JSON analysis protocol, read from one line of JSON each (serde_json) and
+//! checked field by field, so that a bad request is answered with the field at fault.
+//!
+//! Bounds: at most [`MAX_MOVES`] moves, one setup stone per point, `analyzeTurns` of distinct
+//! turns, `maxVisits` at most [`MAX_VISITS`], at most [`MAX_RULES`] move rules of at most one
+//! move per point each; the line itself is bounded by the reader ([`super::MAX_LINE`]).
+
+use crate::board::{BoardSize, Color};
+use crate::engine::{MoveRule, RuleKind};
+use crate::game::{Vertex, VertexMove};
+use crate::values;
+use serde_json::{json, Map, Value};
+
+/// Most moves a request may give: more than any real game (a long 19x19 game is about 400).
+pub const MAX_MOVES: usize = 2000;
+
+/// Most visits a request may ask for per turn: the search tree's default arena holds as many
+/// nodes.
+pub const MAX_VISITS: u64 = 1 << 24;
+
+/// Most `allowMoves` plus `avoidMoves` entries.
+pub const MAX_RULES: usize = 16;
+
+/// Komi when a request gives none (the usual komi of area scoring).
+pub const DEFAULT_KOMI: f32 = 7.5;
+
+/// Fields read and used.
+const USED: &[&str] = &[
+    "id",
+    "action",
+    "terminateId",
+    "moves",
+    "initialStones",
+    "initialPlayer",
+    "rules",
+    "komi",
+    "boardXSize",
+    "boardYSize",
+    "maxVisits",
+    "analyzeTurns",
+    "includeOwnership",
+    "allowMoves",
+    "avoidMoves",
+];
+
+/// One position search: the game, the turns to analyse, what to report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Query {
+    pub id: String,
+    pub size: BoardSize,
+    pub komi: f32,
+    /// Setup stones before the moves.
+    pub initial: Vec<(Color, Vertex)>,
+    /// Who plays first when no move says so (`initialPlayer`, else Black).
+    pub initial_player: Option<Color>,
+    pub moves: Vec<(Color, VertexMove)>,
+    /// Turns to analyse (the position after that many moves), in the order given.
+    pub turns: Vec<usize>,
+    /// Visits per turn, if the request sets them.
+    pub max_visits: Option<u64>,
+    pub ownership: bool,
+    /// `allowMoves` and `avoidMoves`.
+    pub rules: Vec<MoveRule>,
+}
+
+impl Query {
+    /// The player to move at turn `t`: the next move's player, else the opposite of the last
+    /// move's, else `initialPlayer` or Black.
+    #[must_use]
+    pub fn to_move(&self, t: usize) -> Color {
+        match (
+            self.moves.get(t),
+            t.checked_sub(1).and_then(|p| self.moves.get(p)),
+        ) {
+            (Some(&(c, _)), _) => c,
+            (None, Some(&(c, _))) => !c,
+            (None, None) => self.initial_player.unwrap_or(Color::Black),
+        }
+    }
+}
+
+/// A request.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Request {
+    Query(Query),
+    /// `{"action": "query_version"}`.
+    Version {
+        id: String,
+    },
+    /// `{"action": "terminate", "terminateId": ...}`: drop that query's turns not yet answered.
+    Terminate {
+        id: String,
+        target: String,
+    },
+}
+
+/// A request refused: the message, and the request's id and the field at fault when known.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BadRequest {
+    pub id: Option<String>,
+    pub field: Option<String>,
+    pub error: String,
+}
+
+impl BadRequest {
+    /// The error answer: `{"error": ..., "id": ..., "field": ...}` (id and field if known).
+    #[must_use]
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("error".into(), self.error.clone().into());
+        if let Some(f) = &self.field {
+            m.insert("field".into(), f.clone().into());
+        }
+        if let Some(id) = &self.id {
+            m.insert("id".into(), id.clone().into());
+        }
+        Value::Object(m)
+    }
+}
+
+/// A request read from `line`, and a warning answer for every field it ignores.
+pub fn parse(line: &str) -> (Result<Request, BadRequest>, Vec<Value>) {
+    let value: Value = match serde_json::from_str(line) {
+        Ok(v) => v,
+        Err(e) => {
+            let error = format!("could not parse JSON: {e}");
+            return (
+                Err(BadRequest {
+                    id: None,
+                    field: None,
+                    error,
+                }),
+                Vec::new(),
+            );
+        }
+    };
+    let Value::Object(m) = value else {
+        let error = "a request must be a JSON object".to_string();
+        let bad = BadRequest {
+            id: None,
+            field: None,
+            error,
+        };
+        return (Err(bad), Vec::new());
+    };
+    let id = match m.get("id") {
+        Some(Value::String(s)) => s.clone(),
+        _ => {
+            let bad = BadRequest {
+                id: None,
+                field: Some("id".into()),
+                error: "a request must have a string id".into(),
+            };
+            return (Err(bad), Vec::new());
+        }
+    };
+    let warnings = m
+        .keys()
+        .filter(|k| !USED.contains(&k.as_str()))
+        .map(|k| json!({"id": id, "field": k, "warning": "unused field: tengen ignores it"}))
+        .collect();
+    (Fields { m: &m, id: &id }.request(), warnings)
+}
+
+/// The fields of one request, read with errors that name them.
+struct Fields<'a> {
+    m: &'a Map<String, Value>,
+    id: &'a str,
+}
+
+impl Fields<'_> {
+    fn bad(&self, field: &str, error: impl Into<String>) -> BadRequest {
+        BadRequest {
+            id: Some(self.id.to_string()),
+            field: Some(field.to_string()),
+            error: error.into(),
+        }
+    }
+
+    fn request(&self) -> Result<Request, BadRequest> {
+        let id = self.id.to_string();
+        match self.m.get("action") {
+            None => Ok(Request::Query(self.query()?)),
+            Some(Value::String(a)) if a == "query_version" => Ok(Request::Version { id }),
+            Some(Value::String(a)) if a == "terminate" => match self.m.get("terminateId") {
+                Some(Value::String(t)) => Ok(Request::Terminate {
+                    id,
+                    target: t.clone(),
+                }),
+                _ => Err(self.bad("terminateId", "terminate needs a string terminateId")),
+            },
+            Some(_) => Err(self.bad(
+                "action",
+                "unknown action: tengen knows query_version and terminate",
+            )),
+        }
+    }
+
+    fn query(&self) -> Result<Query, BadRequest> {
+        let size = self.size()?;
+        let n = size.get();
+        let komi = match self.m.get("komi") {
+            None => DEFAULT_KOMI,
+            Some(v) => v
+                .as_f64()
+                .filter(|k| k.is_finite() && k.abs() <= f64::from(values::MAX_KOMI))
+                .map(|k| k as f32)
+                .ok_or_else(|| {
+                    self.bad(
+                        "komi",
+                        format!("komi must be a number from -{0} to {0}", values::MAX_KOMI),
+                    )
+                })?,
+        };
+        self.rules_name()?;
+        let moves = self.moves("moves", n, MAX_MOVES, true)?;
+        let initial = self
+            .moves("initialStones", n, n * n, false)?
+            .into_iter()
+            .filter_map(|(c, m)| match m {
+                VertexMove::Play(v) => Some((c, v)),
+                VertexMove::Pass => None,
+            })
+            .collect();
+        let initial_player =
+            match self.m.get("initialPlayer") {
+                None => None,
+                Some(v) => Some(v.as_str().and_then(|s| values::color(s).ok()).ok_or_else(
+                    || self.bad("initialPlayer", "initialPlayer must be \"B\" or \"W\""),
+                )?),
+            };
+        let turns = self.turns(moves.len())?;
+        let max_visits = match self.m.get("maxVisits") {
+            None => None,
+            Some(v) => Some(
+                v.as_u64()
+                    .filter(|&x| (1..=MAX_VISITS).contains(&x))
+                    .ok_or_else(|| {
+                        self.bad(
+                            "maxVisits",
+                            format!("maxVisits must be a whole number from 1 to {MAX_VISITS}"),
+                        )
+                    })?,
+            ),
+        };
+        let ownership = match self.m.get("includeOwnership") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => {
+                return Err(self.bad("includeOwnership", "includeOwnership must be true or false"))
+            }
+        };
+        let mut rules = self.move_rules("allowMoves", RuleKind::Allow, n)?;
+        if rules.len() > 1 {
+            return Err(self.bad("allowMoves", "at most one allowMoves entry is supported"));
+        }
+        rules.extend(self.move_rules("avoidMoves", RuleKind::Avoid, n)?);
+        Ok(Query {
+            id: self.id.to_string(),
+            size,
+            komi,
+            initial,
+            initial_player,
+            moves,
+            turns,
+            max_visits,
+            ownership,
+            rules,
+        })
+    }
+
+    fn size(&self) -> Result<BoardSize, BadRequest> {
+        let side = |field: &str| -> Result<u64, BadRequest> {
+            self.m
+                .get(field)
+                .and_then(Value::as_u64)
+                .ok_or_else(|| self.bad(field, format!("{field} must be a whole number")))
+        };
+        let (x, y) = (side("boardXSize")?, side("boardYSize")?);
+        if x != y {
+            return Err(self.bad(
+                "boardYSize",
+                format!("tengen plays square boards only: boardXSize {x}, boardYSize {y}"),
+            ));
+        }
+        usize::try_from(x)
+            .ok()
+            .and_then(BoardSize::new)
+            .ok_or_else(|| {
+                self.bad(
+                    "boardXSize",
+                    format!("board size {x} is not supported: 2 to 19"),
+                )
+            })
+    }
+
+    fn rules_name(&self) -> Result<(), BadRequest> {
+        const AREA: &str = "tengen scores by area under Chinese rules only (positional \
+                            superko, no suicide): give \"chinese\"";
+        match self.m.get("rules") {
+            None => Ok(()),
+            Some(Value::String(r)) if r.eq_ignore_ascii_case("chinese") => Ok(()),
+            Some(Value::String(r)) => Err(self.bad("rules", format!("rules {r:?}: {AREA}"))),
+            Some(_) => Err(self.bad("rules", format!("rules must be a name: {AREA}"))),
+        }
+    }
+
+    /// A list of `[player, vertex]` pairs of at most `max` entries (`passes` allowed or not).
+    fn moves(
+        &self,
+        field: &str,
+        n: usize,
+        max: usize,
+        passes: bool,
+    ) -> Result<Vec<(Color, VertexMove)>, BadRequest> {
+        let Some(v) = self.m.get(field) else {
+            return Ok(Vec::new());
+        };
+        let list = v.as_array().ok_or_else(|| {
+            self.bad(field, format!("{field} must be a list of [player, vertex]"))
+        })?;
+        if list.len() > max {
+            return Err(self.bad(
+                field,
+                format!("{field} has {} entries, at most {max}", list.len()),
+            ));
+        }
+        list.iter()
+            .enumerate()
+            .map(|(k, e)| {
+                let pair = e.as_array().filter(|p| p.len() == 2);
+                let (c, m) = pair
+                    .and_then(|p| Some((p[0].as_str()?, p[1].as_str()?)))
+                    .ok_or_else(|| {
+                        self.bad(
+                            field,
+                            format!("{field}[{k}] must be a [player, vertex] pair"),
+                        )
+                    })?;
+                let c = values::color(c)
+                    .map_err(|_| self.bad(field, format!("{field}[{k}]: bad player {c:?}")))?;
+                let m = values::go_move(m, n)
+                    .ok()
+                    .filter(|m| passes || *m != VertexMove::Pass)
+                    .ok_or_else(|| {
+                        self.bad(
+                            field,
+                            format!("{field}[{k}]: bad vertex {m:?} on a {n}x{n} board"),
+                        )
+                    })?;
+                Ok((c, m))
+            })
+            .collect()
+    }
+
+    fn turns(&self, moves: usize) -> Result<Vec<usize>, BadRequest> {
+        let Some(v) = self.m.get("analyzeTurns") else {
+            return Ok(vec![moves]);
+        };
+        let list = v
+            .as_array()
+            .ok_or_else(|| self.bad("analyzeTurns", "analyzeTurns must be a list of turns"))?;
+        if list.len() > moves + 1 {
+            return Err(self.bad(
+                "analyzeTurns",
+                "analyzeTurns lists more turns than there are",
+            ));
+        }
+        let mut seen = vec![false; moves + 1];
+        list.iter()
+            .map(|t| {
+                let t = t
+                    .as_u64()
+                    .and_then(|t| usize::try_from(t).ok())
+                    .filter(|&t| t <= moves)
+                    .ok_or_else(|| {
+                        self.bad(
+                            "analyzeTurns",
+                            format!("turns must be whole numbers from 0 to {moves}"),
+                        )
+                    })?;
+                if std::mem::replace(&mut seen[t], true) {
+                    return Err(self.bad("analyzeTurns", format!("turn {t} is listed twice")));
+                }
+                Ok(t)
+            })
+            .collect()
+    }
+
+    /// `allowMoves` / `avoidMoves`: `[{"player": "B", "moves": ["D4", ...], "untilDepth": 1}]`.
+    fn move_rules(
+        &self,
+        field: &str,
+        kind: RuleKind,
+        n: usize,
+    ) -> Result<Vec<MoveRule>, BadRequest> {
+        let Some(v) = self.m.get(field) else {
+            return Ok(Vec::new());
+        };
+        let list = v
+            .as_array()
+            .filter(|l| l.len() <= MAX_RULES)
+            .ok_or_else(|| {
+                self.bad(
+                    field,
+                    format!("{field} must be a list of at most {MAX_RULES} entries"),
+                )
+            })?;
+        list.iter()
+            .enumerate()
+            .map(|(k, e)| {
+                let shape = || {
+                    self.bad(
+                        field,
+                        format!("{field}[{k}] must be {{\"player\", \"moves\", \"untilDepth\"}}"),
+                    )
+                };
+                let e = e.as_object().ok_or_else(shape)?;
+                let color = e
+                    .get("player")
+                    .and_then(Value::as_str)
+                    .and_then(|c| values::color(c).ok())
+                    .ok_or_else(shape)?;
+                let until_depth = e
+                    .get("untilDepth")
+                    .and_then(Value::as_u64)
+                    .filter(|&d| d >= 1)
+                    .ok_or_else(|| {
+                        self.bad(field, format!("{field}[{k}].untilDepth must be 1 or more"))
+                    })?;
+                let list = e
+                    .get("moves")
+                    .and_then(Value::as_array)
+                    .filter(|m| m.len() <= n * n + 1)
+                    .ok_or_else(shape)?;
+                let moves = list
+                    .iter()
+                    .map(|m| {
+                        m.as_str()
+                            .and_then(|s| values::go_move(s, n).ok())
+                            .ok_or_else(|| self.bad(field, format!("{field}[{k}]: bad vertex {m}")))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(MoveRule {
+                    color,
+                    kind,
+                    moves,
+                    until_depth: u32::try_from(until_depth).unwrap_or(u32::MAX),
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;

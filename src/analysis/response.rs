@@ -1,0 +1,80 @@
+//! The answers of the JSON analysis protocol: one turn's search as a JSON object.
+//!
+//! Win rates and score leads are given from Black's side (as KataGo reports them with
+//! `reportAnalysisWinratesAs = BLACK`), ownership from Black's side too, row by row from the
+//! top-left point. tengen has no policy network: `prior` is the same for every move searched.
+
+use crate::board::Color;
+use crate::engine::player::Analysis;
+use serde_json::{json, Map, Value};
+
+/// `v` from the player to move's side to Black's.
+fn blacks(to_move: Color, v: f32, flip: impl Fn(f32) -> f32) -> f32 {
+    if to_move == Color::Black {
+        v
+    } else {
+        flip(v)
+    }
+}
+
+/// A number for JSON, rounded to 6 decimals (f32 noise dropped).
+fn num(x: f32) -> Value {
+    json!((f64::from(x) * 1e6).round() / 1e6)
+}
+
+/// The answer for turn `turn` of query `id`, from the search `a` (the prior of each move is one
+/// over the number of moves searched).
+#[must_use]
+pub fn turn(id: &str, turn: usize, a: &Analysis, ownership: bool) -> Value {
+    let c = a.to_move;
+    let win = |w: f32| num(blacks(c, w, |w| 1.0 - w));
+    let lead = |s: f32| num(blacks(c, s, |s| -s));
+    let prior = num(1.0 / a.moves.len().max(1) as f32);
+    let infos: Vec<Value> = a
+        .moves
+        .iter()
+        .filter(|m| m.visits > 0)
+        .enumerate()
+        .map(|(order, m)| {
+            let mut o = Map::new();
+            o.insert("move".into(), m.mv.to_string().into());
+            o.insert("visits".into(), m.visits.into());
+            o.insert("winrate".into(), win(m.winrate));
+            // A move without a score sample of its own gets the position's.
+            if let Some(s) = m.score_lead.or(a.score_lead) {
+                o.insert("scoreLead".into(), lead(s));
+                o.insert("scoreMean".into(), lead(s));
+            }
+            o.insert("prior".into(), prior.clone());
+            o.insert("order".into(), order.into());
+            let pv: Vec<String> = m.pv.iter().map(ToString::to_string).collect();
+            o.insert("pv".into(), pv.into());
+            Value::Object(o)
+        })
+        .collect();
+    let mut root = Map::new();
+    root.insert("visits".into(), a.root_visits.into());
+    root.insert("winrate".into(), win(a.winrate));
+    if let Some(s) = a.score_lead {
+        root.insert("scoreLead".into(), lead(s));
+        root.insert("scoreMean".into(), lead(s));
+    }
+    root.insert("currentPlayer".into(), c.letter().to_string().into());
+    let mut out = Map::new();
+    out.insert("id".into(), id.into());
+    out.insert("isDuringSearch".into(), false.into());
+    out.insert("turnNumber".into(), turn.into());
+    out.insert("moveInfos".into(), infos.into());
+    out.insert("rootInfo".into(), Value::Object(root));
+    if ownership {
+        let own: Vec<Value> = a.ownership.iter().map(|&o| num(o)).collect();
+        out.insert("ownership".into(), own.into());
+    }
+    Value::Object(out)
+}
+
+/// The answer for a turn a `terminate` dropped before its search.
+#[must_use]
+pub fn no_results(id: &str, turn: usize) -> Value {
+    json!({"id": id, "isDuringSearch": false, "turnNumber": turn, "noResults": true})
+}
