@@ -221,13 +221,15 @@ impl<'a> Stream<'a> {
             }
         }
         let mut judge = new_engine(size, a.komi, EngineConfig::default());
-        let (ending, moves, think) = play_game(
+        let mut think = [Duration::ZERO; 2];
+        let (ending, moves) = play_game(
             &mut self.players,
             bi,
             wi,
             judge.as_mut(),
             max_moves,
             timeout,
+            &mut think,
         );
         let ending = match ending {
             Ending::Score(_) => Ending::Score(score_game(
@@ -267,23 +269,9 @@ impl<'a> Stream<'a> {
     }
 }
 
-/// Plays one game; returns how it ended (`Score` with a placeholder when it must be scored),
-/// the moves, and each player's thinking time (indexed as `players`).
+/// Plays one game; returns how it ended (`Score` with a placeholder when it must be scored)
+/// and the moves, and adds each `genmove`'s time to `think` (indexed as `players`).
 fn play_game(
-    players: &mut [Player; 2],
-    bi: usize,
-    wi: usize,
-    judge: &mut dyn Engine,
-    max_moves: u32,
-    timeout: Duration,
-) -> (Ending, Vec<(Color, VertexMove)>, [Duration; 2]) {
-    let mut think = [Duration::ZERO; 2];
-    let (ending, moves) = play_moves(players, bi, wi, judge, max_moves, timeout, &mut think);
-    (ending, moves, think)
-}
-
-/// [`play_game`]'s moves, adding each `genmove`'s time to `think`.
-fn play_moves(
     players: &mut [Player; 2],
     bi: usize,
     wi: usize,
