@@ -120,7 +120,11 @@ fn a_gtp_game_through_the_cluster() {
     let first = s.ask("genmove b", long);
     assert!(is_move(&first), "{first}");
     // White answers on a point Black did not take (the first move is often the centre).
-    let reply = if first == "= E5" { "play w D4" } else { "play w E5" };
+    let reply = if first == "= E5" {
+        "play w D4"
+    } else {
+        "play w E5"
+    };
     assert_eq!(s.ask(reply, long), "=");
     for c in ["b", "w", "b"] {
         let r = s.ask(&format!("genmove {c}"), long);
