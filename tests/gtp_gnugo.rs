@@ -169,7 +169,17 @@ fn full_game_against_gnugo() -> Outcome {
     let mut gnugo = Engine::start(
         "gnugo",
         GNUGO,
-        &["--mode", "gtp", "--chinese-rules", "--level", "1"],
+        // A fixed seed: GNU Go's choices among equal moves are random otherwise, so a failing
+        // game could not be replayed.
+        &[
+            "--mode",
+            "gtp",
+            "--chinese-rules",
+            "--level",
+            "1",
+            "--seed",
+            "1",
+        ],
     );
     for e in [&mut tengen, &mut gnugo] {
         e.ok("boardsize 9");

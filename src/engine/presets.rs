@@ -111,6 +111,10 @@ impl Preset {
                 // the same preset with c = 0.1, 100 games of 9x9 self-play at 10k playouts a
                 // move (perf/strength.md).
                 p.exploration = 0.0;
+                // AMAF's weight falls off faster: RAVE's equivalence k = 300, not 1000. 70 % of
+                // 100 games against the same preset at k = 1000 (9x9 self-play at 10k playouts
+                // a move, perf/strength.md); k = 3000 won 34 %.
+                p.rave_k = 300.0;
             }
             Preset::Orego | Preset::OregoLgr => {}
             Preset::GoloisBase | Preset::GoloisEye | Preset::Golois => {

@@ -5,12 +5,15 @@ use super::{Analysis, Decision, GenmoveOptions, GoEngine, Watch};
 use crate::board::{Bitboard, Color, Move};
 use crate::engine::state::{GoState, PASS};
 use crate::game::VertexMove;
+use crate::mcts::StopReason;
 
 /// How much better than every other move an uninvited pass must look to be played.
 const PASS_MARGIN: f32 = 0.05;
 
-/// A win rate below which, after the opponent's pass, no move is worth playing on for.
-const HOPELESS: f32 = 0.01;
+/// A win rate below which, after the opponent's pass, no move is worth playing on for. The
+/// rates include the priors' virtual games (the even prior's are half wins), so a move whose
+/// every playout lost still shows a few percent: 0.01 never fired with the default preset.
+const HOPELESS: f32 = 0.05;
 
 impl<const N: usize, const W: usize> GoEngine<N, W> {
     pub(super) fn choose(
@@ -56,7 +59,12 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         let report = self.search(c, &opts.limits, forbid_pass, false, watch);
         let analysis = Self::analysis(&report, c);
         let mut choice = report.best().map(|b| b.action);
-        if forbid_pass && report.winrate() < HOPELESS && self.may_pass(c) {
+        // Lost: every playout of this search lost (a `Decided` stop), or the best move's rate
+        // is below `HOPELESS`. The rate alone cannot say it under an even prior: its virtual
+        // games are half wins, so a move with every playout lost still shows several percent.
+        let lost = report.winrate() < HOPELESS
+            || (report.stop == Some(StopReason::Decided) && report.winrate() < 0.5);
+        if forbid_pass && lost && self.may_pass(c) {
             // The opponent passed and the game is lost whether we pass or not: ending it costs
             // nothing, while a move would only put a stone into a settled area to die there.
             choice = Some(PASS);
