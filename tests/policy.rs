@@ -214,7 +214,7 @@ fn a_stored_reply_is_replayed_and_learning_follows_the_winner() {
         .unwrap();
     for _ in 0..10 {
         assert_eq!(
-            m.choose(&mut b, Color::Black, Some(idx("e5")), &mut rng),
+            m.choose(&mut b, Color::Black, Some(idx("e5")), None, &mut rng),
             Some(idx("c3"))
         );
     }
@@ -222,7 +222,7 @@ fn a_stored_reply_is_replayed_and_learning_follows_the_winner() {
     b.play(Color::White, tengen::board::Move::Play(pt("c3")))
         .unwrap();
     assert_ne!(
-        m.choose(&mut b, Color::Black, Some(idx("e5")), &mut rng),
+        m.choose(&mut b, Color::Black, Some(idx("e5")), None, &mut rng),
         Some(idx("c3"))
     );
 

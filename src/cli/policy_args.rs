@@ -47,6 +47,10 @@ pub struct PolicyArgs {
     /// MoGo 3x3 patterns around the previous move (on/off).
     #[arg(long, value_name = "on|off", value_parser = values::switch)]
     pub patterns: Option<bool>,
+    /// The same patterns around the mover's own previous move too, when none matched around
+    /// the opponent's (on/off; needs --patterns).
+    #[arg(long, value_name = "on|off", value_parser = values::switch)]
+    pub second_patterns: Option<bool>,
     /// Probability of a random move next to the previous move (0 to 1).
     #[arg(long, value_name = "P", value_parser = probability, allow_negative_numbers = true)]
     pub locality: Option<f32>,
@@ -96,6 +100,9 @@ impl PolicyArgs {
         }
         if let Some(v) = self.patterns {
             p.patterns = v;
+        }
+        if let Some(v) = self.second_patterns {
+            p.second_patterns = v;
         }
         if let Some(v) = self.locality {
             p.locality = v;

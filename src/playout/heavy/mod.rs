@@ -13,7 +13,8 @@
 //!    liberties (10000 / 1000 / 200 x size) on the strings at the previous move, drawn against
 //!    a weight of 1 for every other move;
 //! 4. **3x3 patterns** (Bouzy 2007, the Teye report): the MoGo shapes on the empty points around
-//!    the previous move ([`patterns`]);
+//!    the previous move ([`patterns`]), then, if asked and none matched, around the mover's own
+//!    move before it;
 //! 5. **last-move locality** (Bouzy 2007): with some probability, a random move next to the
 //!    previous one;
 //! 6. a **random move**, uniform over candidates, or drawn with probability `exp(K v)` under a
@@ -131,16 +132,18 @@ impl<'a> Mover<'a> {
         None
     }
 
-    /// The policy's move for `c` after the opponent's `last` move (`None`: a pass or none), or
-    /// `None` when `c` has no acceptable move (it passes).
+    /// The policy's move for `c` after the opponent's `last` move and its own `prev` move
+    /// before it (`None`: a pass or none), or `None` when `c` has no acceptable move (it
+    /// passes).
     pub fn choose<const N: usize, const W: usize, R: RngCore>(
         &self,
         board: &mut Board<N, W>,
         c: Color,
         last: Option<usize>,
+        prev: Option<usize>,
         rng: &mut R,
     ) -> Option<usize> {
-        self.choose_inline(board, c, last, rng)
+        self.choose_inline(board, c, last, prev, rng)
     }
 
     /// [`Self::choose`] with the best instruction set `v3` allows (`None`: the baseline). On
@@ -154,6 +157,7 @@ impl<'a> Mover<'a> {
         board: &mut Board<N, W>,
         c: Color,
         last: Option<usize>,
+        prev: Option<usize>,
         rng: &mut R,
     ) -> Option<usize> {
         // A constant condition: the x86-64-v3 copy is generated for the specialised sizes only.
@@ -165,13 +169,14 @@ impl<'a> Mover<'a> {
                     board,
                     c,
                     last,
+                    prev,
                     rng,
                 });
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = v3;
-        self.choose(board, c, last, rng)
+        self.choose(board, c, last, prev, rng)
     }
 
     #[inline(always)]
@@ -180,6 +185,7 @@ impl<'a> Mover<'a> {
         board: &mut Board<N, W>,
         c: Color,
         last: Option<usize>,
+        prev: Option<usize>,
         rng: &mut R,
     ) -> Option<usize> {
         let pol = self.policy;
@@ -220,6 +226,15 @@ impl<'a> Mover<'a> {
                 if let Some(p) = self.pick(board, c, &mut urgent, 0, rng) {
                     return Some(p);
                 }
+                if pol.second_patterns {
+                    if let Some(q) = prev {
+                        urgent.clear();
+                        self.pattern_urgencies(board, c, q, &mut urgent);
+                        if let Some(p) = self.pick(board, c, &mut urgent, 0, rng) {
+                            return Some(p);
+                        }
+                    }
+                }
             }
             if pol.locality > 0.0 && ((rng.next_u32() >> 8) as f32) < pol.locality * 16_777_216.0 {
                 if let Some(p) = self.local_move(board, c, l, rng) {
@@ -239,6 +254,7 @@ struct Choose<'m, 'b, 'r, const N: usize, const W: usize, R> {
     board: &'b mut Board<N, W>,
     c: Color,
     last: Option<usize>,
+    prev: Option<usize>,
     rng: &'r mut R,
 }
 
@@ -249,7 +265,7 @@ impl<const N: usize, const W: usize, R: RngCore> Task for Choose<'_, '_, '_, N, 
     #[inline(always)]
     fn run<C: Cpu>(self, _cpu: C) -> Option<usize> {
         self.mover
-            .choose_inline(self.board, self.c, self.last, self.rng)
+            .choose_inline(self.board, self.c, self.last, self.prev, self.rng)
     }
 }
 
@@ -345,6 +361,8 @@ fn heavy_playout_inline<const N: usize, const W: usize, R: RngCore>(
     let v3 = None;
     let mut c = to_move;
     let mut last = last;
+    // The mover's own previous move (the playout's first mover has none it knows of).
+    let mut prev: Option<usize> = None;
     let mut moves = 0u32;
     let mut passes = 0u32;
     let mut seen = Bitboard::<W>::EMPTY;
@@ -353,7 +371,10 @@ fn heavy_playout_inline<const N: usize, const W: usize, R: RngCore>(
     let mut mercy_winner = None;
     while moves < cfg.max_moves && passes < 2 {
         moves += 1;
-        match mover.choose_with(v3, board, c, last, rng) {
+        let own_prev = prev;
+        // The next mover's own previous move is the move `c` now answers.
+        prev = last;
+        match mover.choose_with(v3, board, c, last, own_prev, rng) {
             Some(i) => {
                 board.play_unchecked(c, Point::from_index(i));
                 passes = 0;
@@ -437,6 +458,7 @@ mod tests {
             atari: true,
             two_lib: true,
             patterns: true,
+            second_patterns: true,
             locality: 0.2,
             no_self_atari: true,
             lgr: Lgr::Lgrf1,

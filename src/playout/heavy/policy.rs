@@ -40,6 +40,9 @@ pub struct Policy {
     pub two_lib: bool,
     /// MoGo 3x3 patterns around the previous move.
     pub patterns: bool,
+    /// The same patterns around the mover's own previous move, when none matched around the
+    /// opponent's (needs `patterns`).
+    pub second_patterns: bool,
     /// Probability of drawing the random move among the empty neighbours of the previous move.
     pub locality: f32,
     /// Refuse moves that leave the mover's new string of two or more stones in atari (single
@@ -60,6 +63,7 @@ impl Policy {
         atari: false,
         two_lib: false,
         patterns: false,
+        second_patterns: false,
         locality: 0.0,
         no_self_atari: false,
         lgr: Lgr::Off,
