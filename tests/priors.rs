@@ -42,6 +42,7 @@ fn knowledge(w: u32) -> PriorWeights {
     PriorWeights {
         knowledge: w,
         near_last: 0,
+        model: 0,
     }
 }
 
@@ -137,6 +138,7 @@ fn moves_near_the_previous_move_are_favoured() {
     let near = PriorWeights {
         knowledge: 0,
         near_last: 7,
+        model: 0,
     };
     let won7 = Stats {
         visits: 7,
@@ -161,6 +163,7 @@ fn moves_near_the_previous_move_are_favoured() {
     let both = PriorWeights {
         knowledge: 20,
         near_last: 7,
+        model: 0,
     };
     assert_eq!(prior_with(&s, "b2", both), prior_of(&s, "b2", 20));
     assert_eq!(prior_with(&s, "h4", both), won7);
@@ -204,4 +207,30 @@ fn the_even_prior_and_tree_priors_go_into_the_childrens_own_statistics() {
         "{:?}",
         a1.stats()
     );
+}
+
+#[test]
+fn the_move_model_favours_the_capture_over_the_first_line() {
+    let model = PriorWeights {
+        knowledge: 0,
+        near_last: 0,
+        model: 100,
+    };
+    let s = position();
+    // The shares are of every action given: all the empty points here.
+    let empty: Vec<Action> = Board9::points()
+        .filter(|&p| s.board().color_at(p).is_none())
+        .map(GoState::<9, 2>::action)
+        .collect();
+    let mut out = Vec::new();
+    s.priors(&empty, model, &mut out);
+    let of = |v: &str| out[empty.iter().position(|&a| a == act(v)).unwrap()];
+    let (cap, corner) = (of("e6"), of("a1"));
+    // Model games are all won, and the capture gets more of them than the corner point.
+    assert_eq!(cap.wins, 2 * cap.visits);
+    assert!(cap.visits > 2 * corner.visits.max(1), "{cap:?} {corner:?}");
+    // No model weight, no games.
+    out.clear();
+    s.priors(&empty, knowledge(0), &mut out);
+    assert!(out.iter().all(|st| *st == Stats::default()));
 }

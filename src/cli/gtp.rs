@@ -137,6 +137,11 @@ pub struct GtpArgs {
     /// for none. They go where --prior-into says. [default: 0, or the preset's]
     #[arg(long, value_parser = prior_games, allow_negative_numbers = true)]
     pub prior_near: Option<u32>,
+    /// Games won, as prior knowledge, by each move: sqrt(p) times this, p its probability
+    /// under the learned move model (9x9 only); 0 for none. They go where --prior-into says.
+    /// [default: 0, or the preset's]
+    #[arg(long, value_parser = prior_games, allow_negative_numbers = true)]
+    pub model_prior: Option<u32>,
     /// Think on the opponent's time: after our move, search until the next command arrives.
     #[arg(long)]
     pub ponder: bool,
@@ -332,6 +337,7 @@ impl GtpArgs {
             },
             even_prior: self.even_prior.unwrap_or(base.even_prior),
             prior_near: self.prior_near.unwrap_or(base.prior_near),
+            model_prior: self.model_prior.unwrap_or(base.model_prior),
             amaf_plies: self.amaf_plies.unwrap_or(base.amaf_plies),
             ..base
         };

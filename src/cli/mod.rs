@@ -6,6 +6,7 @@ mod analysis;
 mod bench;
 mod gtp;
 mod r#match;
+mod model;
 mod policy_args;
 mod profile;
 mod progress;
@@ -40,6 +41,8 @@ pub enum Command {
     Match(MatchArgs),
     /// Analyse positions over KataGo's JSON analysis protocol on stdin/stdout.
     Analysis(AnalysisArgs),
+    /// Fit the move model on game records, or measure its prediction rate.
+    Model(model::ModelArgs),
     /// Print the help of tengen or of one of its commands (`tengen help bench`).
     Help {
         /// The command to describe.
@@ -55,6 +58,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Gtp(a)) => gtp::run(&a),
         Some(Command::Match(a)) => r#match::run(&a),
         Some(Command::Analysis(a)) => analysis::run(&a),
+        Some(Command::Model(a)) => model::run(&a),
         Some(Command::Help { command }) => help(command.as_deref()),
         None => gtp::run(&GtpArgs::default()),
     }

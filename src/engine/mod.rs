@@ -5,11 +5,13 @@
 //! * [`player`]: a whole engine (game plus search) behind an object-safe trait, so the board
 //!   size can be chosen at run time.
 //! * [`presets`]: named playout-policy and search settings (`--preset`).
+//! * [`model`]: the learned move model (feature gammas) and its fit, a prior for new nodes.
 //! * [`restrict`]: [`MoveRule`], the analysis commands' restrictions on the moves searched.
 //!
 //! The front ends (`gtp`, `cli`) reach the search through this module: the search parameters
 //! and limits are re-exported here.
 
+pub mod model;
 pub mod player;
 pub mod presets;
 pub mod restrict;

@@ -363,7 +363,28 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             s.wins += 2 * n;
         };
         let lost = |s: &mut Stats, n: u32| s.visits += n;
-        for &a in actions {
+        // The move model's wins: sqrt(p) * weight, p the move's share of every action's
+        // strength (the pass has none).
+        let model = (weights.model > 0)
+            .then(|| crate::engine::model::builtin(N))
+            .flatten();
+        let mut strength = Vec::new();
+        if let Some(m) = model {
+            let (last, second) = (self.log.last(), self.log.second_last());
+            strength.extend(actions.iter().map(|&a| {
+                Self::point(a).map_or(0.0, |p| {
+                    m.gamma(&crate::engine::model::features::features(
+                        b,
+                        c,
+                        p.index(),
+                        last,
+                        second,
+                    ))
+                })
+            }));
+        }
+        let total: f32 = strength.iter().sum();
+        for (k, &a) in actions.iter().enumerate() {
             let mut s = Stats::default();
             let Some(p) = Self::point(a) else {
                 out.push(s);
@@ -372,6 +393,14 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             let i = p.index();
             if near_last.contains(i) {
                 won(&mut s, weights.near_last);
+            }
+            if let Some(&g) = strength.get(k) {
+                if total > 0.0 {
+                    won(
+                        &mut s,
+                        ((g / total).sqrt() * weights.model as f32).round() as u32,
+                    );
+                }
             }
             if w == 0 {
                 out.push(s);

@@ -257,6 +257,8 @@ pub struct PriorWeights {
     pub knowledge: u32,
     /// Games won by a move near the previous move ([`Params::prior_near`]).
     pub near_last: u32,
+    /// Games won at a model probability of 1 ([`Params::model_prior`]).
+    pub model: u32,
 }
 
 /// Runs a search task of game `G`: with the CPU's best instruction set when

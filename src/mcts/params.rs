@@ -76,6 +76,10 @@ pub struct Params {
     /// the previous move (0: none); they go where [`Params::prior_into`] says, with or without
     /// [`Params::prior`].
     pub prior_near: u32,
+    /// UCT (Go): games won, as prior knowledge, by each move in proportion to the square root
+    /// of its probability under the learned move model (`sqrt(p) * model_prior`; 0: none, and
+    /// none on sizes without a model). They go where [`Params::prior_into`] says.
+    pub model_prior: u32,
     /// UCT: virtual games at an even result (half a win each) in every new child's own
     /// statistics, so that a child's first real results move its value by little and an
     /// unvisited child is not preferred to every visited one (0: none). They count in the
@@ -162,6 +166,7 @@ impl Default for Params {
             prior: 0,
             prior_into: PriorInto::Amaf,
             prior_near: 0,
+            model_prior: 0,
             even_prior: 0,
             amaf_plies: u32::MAX,
         }

@@ -198,10 +198,11 @@ pub(super) fn expand<G: SearchGame>(
     priors: &mut Vec<Stats>,
 ) -> bool {
     priors.clear();
-    if params.prior > 0 || params.prior_near > 0 {
+    if params.prior > 0 || params.prior_near > 0 || params.model_prior > 0 {
         let weights = PriorWeights {
             knowledge: params.prior,
             near_last: params.prior_near,
+            model: params.model_prior,
         };
         state.priors(actions, weights, priors);
     }

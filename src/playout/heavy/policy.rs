@@ -261,6 +261,18 @@ impl MoveLog {
         &self.moves[..self.len]
     }
 
+    /// The move before the last one (the move before the record when it holds one move;
+    /// none when it is empty), if it was not a pass.
+    #[must_use]
+    pub fn second_last(&self) -> Option<usize> {
+        let m = match self.len {
+            0 => PASS_CODE,
+            1 => self.before,
+            n => self.moves[n - 2],
+        };
+        (m != PASS_CODE).then_some(usize::from(m))
+    }
+
     /// The last recorded move, or the move before the record when it is empty.
     #[must_use]
     #[inline(always)]

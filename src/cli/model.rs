@@ -1,0 +1,255 @@
+//! `tengen model fit` and `tengen model eval`: the move model's pipeline (see
+//! [`crate::engine::model`]). The records are SGF files of one board size, read in name order;
+//! every fifth game (the 5th, 10th, ...) is held out of the fit, and `eval` reports the
+//! prediction rate on those.
+
+use crate::board::{with_size, Board, BoardSize, Color, Move, SizeTask};
+use crate::engine::model::features::features;
+use crate::engine::model::fit::{fit, prediction_rate, FitOptions, Position};
+use crate::engine::model::Model;
+use crate::game::{Game, VertexMove};
+use crate::sgf;
+use anyhow::{bail, Context};
+use clap::{Args, Subcommand};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Most record files one run reads (each is read whole, bounded by `sgf::MAX_BYTES`).
+const MAX_RECORDS: usize = 20_000;
+
+#[derive(Args, Debug)]
+pub struct ModelArgs {
+    #[command(subcommand)]
+    pub action: ModelAction,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ModelAction {
+    /// Fit the model on the records and write its table (or check a committed one).
+    Fit {
+        /// Directory of SGF records (`*.sgf`), all of one board size.
+        #[arg(long)]
+        records: PathBuf,
+        /// Write the table here (replaced only once it is complete).
+        #[arg(long, conflicts_with = "check")]
+        out: Option<PathBuf>,
+        /// Fail unless this table is exactly what the fit makes (the committed table's test).
+        #[arg(long)]
+        check: Option<PathBuf>,
+        /// Board size of the records.
+        #[arg(long, default_value = "9", value_parser = crate::values::board_size)]
+        size: BoardSize,
+    },
+    /// Report how often the model's first choice (and its first three) is the played move, on
+    /// the held-out games of the records.
+    Eval {
+        #[arg(long)]
+        records: PathBuf,
+        /// The table (default: the built-in 9x9 table).
+        #[arg(long)]
+        model: Option<PathBuf>,
+        #[arg(long, default_value = "9", value_parser = crate::values::board_size)]
+        size: BoardSize,
+    },
+}
+
+/// Runs `tengen model`.
+pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
+    match &args.action {
+        ModelAction::Fit {
+            records,
+            out,
+            check,
+            size,
+        } => {
+            let (train, held) = load(records, *size)?;
+            let games = train.len() + held.len();
+            let fitted: Vec<Position> = train.into_iter().flatten().collect();
+            let about = vec![
+                format!(
+                    "tengen move model, {size}x{size}: gammas fitted by minorization-maximization"
+                ),
+                format!(
+                    "on {} positions of {} of the {games} records in {} (every fifth game held out)",
+                    fitted.len(),
+                    games - held.len(),
+                    records
+                        .file_name()
+                        .map_or_else(|| records.display().to_string(), |n| n.to_string_lossy().into_owned())
+                ),
+                "made by: tengen model fit --records DIR --out FILE".to_string(),
+            ];
+            let model = fit(&fitted, FitOptions::default(), about);
+            let text = model.to_text();
+            let held: Vec<Position> = held.into_iter().flatten().collect();
+            let (one, three) = prediction_rate(&model, &held);
+            eprintln!(
+                "fitted on {} positions; held out {}: first choice {:.1} %, first three {:.1} %",
+                fitted.len(),
+                held.len(),
+                100.0 * one,
+                100.0 * three
+            );
+            if let Some(path) = check {
+                let old = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                if old != text {
+                    bail!(
+                        "{} is stale: refit it with `tengen model fit --records {} --out {}`",
+                        path.display(),
+                        records.display(),
+                        path.display()
+                    );
+                }
+                println!("{} is up to date", path.display());
+            } else if let Some(path) = out {
+                write_replacing(path, &text)?;
+            } else {
+                print!("{text}");
+            }
+        }
+        ModelAction::Eval {
+            records,
+            model,
+            size,
+        } => {
+            let m = match model {
+                Some(p) => Model::parse(
+                    &std::fs::read_to_string(p)
+                        .with_context(|| format!("cannot read {}", p.display()))?,
+                )
+                .map_err(anyhow::Error::msg)?,
+                None => crate::engine::model::builtin(size.get())
+                    .cloned()
+                    .ok_or_else(|| anyhow::anyhow!("no built-in model for {size}x{size}"))?,
+            };
+            let (_, held) = load(records, *size)?;
+            let held: Vec<Position> = held.into_iter().flatten().collect();
+            let (one, three) = prediction_rate(&m, &held);
+            println!(
+                "{} held-out positions: first choice {:.1} %, first three {:.1} %",
+                held.len(),
+                100.0 * one,
+                100.0 * three
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `text` to `path` through a temporary file beside it, so that a failure leaves the
+/// old file whole.
+fn write_replacing(path: &Path, text: &str) -> anyhow::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("cannot write in {}", dir.display()))?;
+    tmp.write_all(text.as_bytes())?;
+    tmp.persist(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// The positions of every record in `dir`, per game: (fitted games, held-out games).
+type Split = (Vec<Vec<Position>>, Vec<Vec<Position>>);
+
+fn load(dir: &Path, size: BoardSize) -> anyhow::Result<Split> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read the directory {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "sgf"))
+        .collect();
+    if files.is_empty() {
+        bail!("no .sgf records in {}", dir.display());
+    }
+    if files.len() > MAX_RECORDS {
+        bail!(
+            "{} records in {}: at most {MAX_RECORDS}",
+            files.len(),
+            dir.display()
+        );
+    }
+    files.sort();
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    for (k, f) in files.iter().enumerate() {
+        let bytes = sgf::read_bounded(f, sgf::MAX_BYTES).map_err(anyhow::Error::msg)?;
+        let text = String::from_utf8_lossy(&bytes);
+        let rec = sgf::parse(&text).with_context(|| format!("{}", f.display()))?;
+        if rec.size != size.get() {
+            bail!(
+                "{}: a {}x{} record, not {size}x{size}",
+                f.display(),
+                rec.size,
+                rec.size
+            );
+        }
+        let positions =
+            with_size(size, Replay(&rec)).with_context(|| format!("{}", f.display()))?;
+        if k % 5 == 4 {
+            held.push(positions);
+        } else {
+            train.push(positions);
+        }
+    }
+    Ok((train, held))
+}
+
+/// Replays a record, collecting each played move's position.
+struct Replay<'a>(&'a sgf::Record);
+
+impl SizeTask for Replay<'_> {
+    type Output = anyhow::Result<Vec<Position>>;
+
+    fn run<const N: usize, const W: usize>(self) -> Self::Output {
+        let rec = self.0;
+        if rec.setup.0.iter().any(|s| !s.is_empty()) {
+            bail!("a record with setup stones (handicap) is not used");
+        }
+        let mut game = Game::<N, W>::new(rec.komi.unwrap_or(7.5));
+        let mut out = Vec::new();
+        let (mut last, mut second_last) = (None, None);
+        for (n, &(c, mv)) in rec.moves.iter().enumerate() {
+            if let VertexMove::Play(v) = mv {
+                let p = Game::<N, W>::point(v)
+                    .ok_or_else(|| anyhow::anyhow!("move {}: {v} is off the board", n + 1))?;
+                if let Some(pos) = position(game.board(), c, p.index(), last, second_last) {
+                    out.push(pos);
+                }
+            }
+            let m = Game::<N, W>::to_board_move(mv).map_err(|e| anyhow::anyhow!("{e}"))?;
+            game.play(c, m)
+                .map_err(|e| anyhow::anyhow!("move {} ({c:?} {mv}): {e}", n + 1))?;
+            second_last = last;
+            last = match m {
+                Move::Play(p) => Some(p.index()),
+                Move::Pass => None,
+            };
+        }
+        Ok(out)
+    }
+}
+
+/// The legal moves of `c` with their features, and which is `played` (`None` if the played
+/// move is not among them: a superko-only case, left out).
+fn position<const N: usize, const W: usize>(
+    b: &Board<N, W>,
+    c: Color,
+    played: usize,
+    last: Option<usize>,
+    second_last: Option<usize>,
+) -> Option<Position> {
+    let mut moves = Vec::new();
+    let mut at = None;
+    for p in Board::<N, W>::points() {
+        if b.is_legal(c, p) {
+            if p.index() == played {
+                at = Some(moves.len());
+            }
+            moves.push(features(b, c, p.index(), last, second_last));
+        }
+    }
+    Some(Position { moves, played: at? })
+}

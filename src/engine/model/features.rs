@@ -1,0 +1,208 @@
+//! The features of a candidate move: what the move model ([`super::Model`]) weighs.
+//!
+//! Each move has exactly one value in each of the [`GROUPS`] groups (value 0 is "none" where a
+//! group can be absent), so that a move's strength is the product of one gamma per group.
+
+use crate::board::geometry::Geometry;
+use crate::board::{Board, Color, Point};
+
+/// Feature groups, in the order of [`Features::values`].
+pub const GROUPS: [&str; 8] = [
+    "pattern",
+    "capture",
+    "escape",
+    "self_atari",
+    "atari",
+    "last",
+    "second_last",
+    "line",
+];
+
+/// Index of the pattern group in [`GROUPS`] (its values are canonical 3x3 codes).
+pub const PATTERN: usize = 0;
+
+/// Values of each group but the pattern's (whose values are codes, up to 65,536).
+pub const VALUES: [usize; 8] = [0, 3, 2, 3, 2, 6, 6, 5];
+
+/// One value per group for one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Features {
+    pub values: [u16; 8],
+}
+
+/// The 3x3 neighbourhood of `i` as a ring code (two bits a cell in `Geometry::ring` order),
+/// with the mover's stones as 1 and the opponent's as 2, reduced to the smallest code under
+/// the eight symmetries of the square.
+#[must_use]
+pub fn canonical_pattern<const N: usize, const W: usize>(
+    board: &Board<N, W>,
+    c: Color,
+    i: usize,
+) -> u16 {
+    let mut cells = [0u8; 8];
+    for (k, q) in Geometry::<N, W>::ring(i).into_iter().enumerate() {
+        let v = board.cell_at(q);
+        // Black 1, White 2: as the mover's 1 and the opponent's 2.
+        cells[k] = if c == Color::White && (v == 1 || v == 2) {
+            3 - v
+        } else {
+            v
+        };
+    }
+    let mut best = u16::MAX;
+    for mirror in [false, true] {
+        for turn in 0..4 {
+            let mut code = 0u16;
+            for (k, &v) in cells.iter().enumerate() {
+                let m = if mirror { (10 - k) % 8 } else { k };
+                let t = (m + 2 * turn) % 8;
+                code |= u16::from(v) << (2 * t);
+            }
+            best = best.min(code);
+        }
+    }
+    best
+}
+
+/// Distance bucket of two points `(dx, dy)` apart: 1 to 5 for `dx + dy + max(dx, dy)` of 2,
+/// 3, 4, 5 to 6, and more (0 is "no such move").
+fn distance_bucket(dx: usize, dy: usize) -> u16 {
+    match dx + dy + dx.max(dy) {
+        0..=2 => 1,
+        3 => 2,
+        4 => 3,
+        5..=6 => 4,
+        _ => 5,
+    }
+}
+
+/// The features of `c` playing the empty point `i` (legal for `c`), after the moves `last`
+/// and `second_last` (bit indices; `None` for a pass or none).
+#[must_use]
+pub fn features<const N: usize, const W: usize>(
+    board: &Board<N, W>,
+    c: Color,
+    i: usize,
+    last: Option<usize>,
+    second_last: Option<usize>,
+) -> Features {
+    let own = crate::board::geometry::cell_of(c.index());
+    let opp = crate::board::geometry::cell_of((!c).index());
+    let mut captured = 0u32;
+    let mut own_in_atari = false;
+    let mut joins_own = false;
+    let mut ataris = false;
+    for q in Geometry::<N, W>::around(i) {
+        let v = board.cell_at(q);
+        if v == opp {
+            match board.liberties(Point::from_index(q)) {
+                1 => captured += board.chain_at(Point::from_index(q)).map_or(0, |ch| ch.size),
+                2 => ataris = true,
+                _ => {}
+            }
+        } else if v == own {
+            joins_own = true;
+            own_in_atari |= board.liberties(Point::from_index(q)) == 1;
+        }
+    }
+    let libs = board.libs_after_lower_bound(c, i);
+    let capture = match captured {
+        0 => 0,
+        // Stones adjacent through several sides are counted once per side: a capture of one
+        // stone is the common case, the rest is "more".
+        1 => 1,
+        _ => 2,
+    };
+    let escape = u16::from(own_in_atari && libs >= 2);
+    let self_atari = if libs >= 2 || captured > 0 {
+        0
+    } else if joins_own {
+        2
+    } else {
+        1
+    };
+    let (x, y) = Geometry::<N, W>::coords(i);
+    let near = |m: Option<usize>| {
+        m.map_or(0, |m| {
+            let (mx, my) = Geometry::<N, W>::coords(m);
+            distance_bucket(x.abs_diff(mx), y.abs_diff(my))
+        })
+    };
+    let line = x.min(y).min(N - 1 - x).min(N - 1 - y).min(4) as u16;
+    Features {
+        values: [
+            canonical_pattern(board, c, i),
+            capture,
+            escape,
+            self_atari,
+            u16::from(ataris && libs >= 2),
+            near(last),
+            near(second_last),
+            line,
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board9, Move};
+
+    fn at(b: &Board9, s: &str) -> usize {
+        let x = usize::from(s.as_bytes()[0] - b'a');
+        let y = usize::from(s.as_bytes()[1] - b'1');
+        let _ = b;
+        Board9::point(x, y).unwrap().index()
+    }
+
+    #[test]
+    fn the_pattern_code_is_the_same_under_symmetry_and_colour() {
+        // A black stone north of c3, and its mirror images; White to move sees the colours
+        // swapped, so a white stone there is the same pattern for White.
+        let mut codes = Vec::new();
+        for (stone, pt) in [("c4", "c3"), ("c2", "c3"), ("d3", "c3"), ("b3", "c3")] {
+            let mut b = Board9::new();
+            b.play(Color::Black, Move::Play(Point::from_index(at(&b, stone))))
+                .unwrap();
+            codes.push(canonical_pattern(&b, Color::Black, at(&b, pt)));
+        }
+        let mut w = Board9::new();
+        w.play(Color::White, Move::Play(Point::from_index(at(&w, "e5"))))
+            .unwrap();
+        codes.push(canonical_pattern(&w, Color::White, at(&w, "e4")));
+        assert!(codes.iter().all(|&c| c == codes[0]), "{codes:?}");
+        // The opponent's stone there is another pattern.
+        let mut o = Board9::new();
+        o.play(Color::White, Move::Play(Point::from_index(at(&o, "c4"))))
+            .unwrap();
+        assert_ne!(canonical_pattern(&o, Color::Black, at(&o, "c3")), codes[0]);
+    }
+
+    #[test]
+    fn tactical_features_see_captures_ataris_and_self_ataris() {
+        // White e5 alone with Black on d5, f5, e6: Black e4 captures it.
+        let mut b = Board9::new();
+        for (c, s) in [
+            (Color::White, "e5"),
+            (Color::Black, "d5"),
+            (Color::Black, "f5"),
+            (Color::Black, "e6"),
+        ] {
+            b.play(c, Move::Play(Point::from_index(at(&b, s)))).unwrap();
+        }
+        let f = features(&b, Color::Black, at(&b, "e4"), None, None);
+        assert_eq!(f.values[1], 1, "capture");
+        // White e4 saves e5: three liberties after.
+        let f = features(&b, Color::White, at(&b, "e4"), Some(at(&b, "e6")), None);
+        assert_eq!(f.values[2], 1, "escape from atari: two liberties after");
+        assert_eq!(f.values[5], 3, "e4 is two points straight from e6");
+        // Black d4 next to nothing white in atari; line 4 on 9x9 is value 3.
+        let f = features(&b, Color::Black, at(&b, "d4"), None, None);
+        assert_eq!(f.values[1], 0);
+        assert_eq!(f.values[7], 3);
+        assert_eq!(
+            features(&b, Color::Black, at(&b, "a1"), None, None).values[7],
+            0
+        );
+    }
+}

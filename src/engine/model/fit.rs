@@ -1,0 +1,172 @@
+//! Fitting the move model on recorded positions by minorization-maximization: each pass
+//! updates one group's gammas at a time to the maximum of a bound on the likelihood, which
+//! never lowers the likelihood of the records.
+//!
+//! For a value `v` of group `g`: `gamma_v = (W_v + 1) / (sum over positions of (sum of the
+//! other groups' product over the moves with value v) / E + 2 / (gamma_v + 1))`, where `W_v`
+//! counts the positions whose played move has `v` and `E` is the position's total strength;
+//! the `+ 1` and `2 / (gamma + 1)` are one virtual win and one virtual loss against a move of
+//! strength 1, which keeps values seen rarely (or only among the moves not played) finite.
+
+use super::features::{Features, GROUPS, PATTERN, VALUES};
+use super::{Model, MIN_GAMMA};
+use std::collections::BTreeMap;
+
+/// One recorded position: the features of every legal move, and which one was played.
+#[derive(Clone, Debug)]
+pub struct Position {
+    pub moves: Vec<Features>,
+    pub played: usize,
+}
+
+/// How to fit.
+#[derive(Clone, Copy, Debug)]
+pub struct FitOptions {
+    /// Passes over all groups.
+    pub passes: usize,
+    /// A pattern gets its own gamma when the played move had it at least this often.
+    pub min_pattern_count: usize,
+}
+
+impl Default for FitOptions {
+    fn default() -> Self {
+        FitOptions {
+            passes: 30,
+            min_pattern_count: 3,
+        }
+    }
+}
+
+/// Fits a model on `positions`; `about` becomes the table's header.
+#[must_use]
+pub fn fit(positions: &[Position], opts: FitOptions, about: Vec<String>) -> Model {
+    // Patterns: the codes played often enough get their own dense index, from 1; the rest
+    // share index 0 ("other").
+    let mut counts: BTreeMap<u16, usize> = BTreeMap::new();
+    for p in positions {
+        *counts.entry(p.moves[p.played].values[PATTERN]).or_default() += 1;
+    }
+    let known: Vec<u16> = counts
+        .iter()
+        .filter(|&(_, &n)| n >= opts.min_pattern_count)
+        .map(|(&c, _)| c)
+        .collect();
+    let index = |code: u16| known.binary_search(&code).map_or(0, |k| k + 1);
+    // Every move as dense value indices, one per group.
+    let dense: Vec<(Vec<[usize; 8]>, usize)> = positions
+        .iter()
+        .map(|p| {
+            let moves = p
+                .moves
+                .iter()
+                .map(|f| {
+                    let mut d = f.values.map(usize::from);
+                    d[PATTERN] = index(f.values[PATTERN]);
+                    d
+                })
+                .collect();
+            (moves, p.played)
+        })
+        .collect();
+    let mut sizes = VALUES;
+    sizes[PATTERN] = known.len() + 1;
+    let mut gammas: Vec<Vec<f64>> = sizes.iter().map(|&n| vec![1.0; n]).collect();
+    let mut wins: Vec<Vec<f64>> = sizes.iter().map(|&n| vec![0.0; n]).collect();
+    for (moves, played) in &dense {
+        for (g, &v) in moves[*played].iter().enumerate() {
+            wins[g][v] += 1.0;
+        }
+    }
+    for _ in 0..opts.passes {
+        for g in 0..GROUPS.len() {
+            let mut denom = vec![0.0f64; sizes[g]];
+            for (moves, _) in &dense {
+                let strength = |m: &[usize; 8]| -> f64 {
+                    m.iter().enumerate().map(|(h, &v)| gammas[h][v]).product()
+                };
+                let total: f64 = moves.iter().map(strength).sum();
+                for m in moves {
+                    // The other groups' product: the strength without this group's gamma.
+                    denom[m[g]] += strength(m) / gammas[g][m[g]] / total;
+                }
+            }
+            for v in 0..sizes[g] {
+                let gm = gammas[g][v];
+                gammas[g][v] =
+                    ((wins[g][v] + 1.0) / (denom[v] + 2.0 / (gm + 1.0))).max(f64::from(MIN_GAMMA));
+            }
+        }
+    }
+    let mut m = Model::uniform();
+    for (g, fitted) in gammas.iter().enumerate() {
+        if g != PATTERN {
+            m.gammas[g] = fitted.iter().map(|&x| x as f32).collect();
+        }
+    }
+    m.other = gammas[PATTERN][0] as f32;
+    m.patterns.fill(m.other);
+    for (k, &code) in known.iter().enumerate() {
+        m.patterns[usize::from(code)] = gammas[PATTERN][k + 1] as f32;
+    }
+    m.known = known;
+    m.about = about;
+    // What the text holds is what a reader gets: round through it.
+    Model::parse(&m.to_text()).unwrap_or(m)
+}
+
+/// How often the played move is the model's first choice, and among its first three (ties
+/// share the credit), over `positions`.
+#[must_use]
+pub fn prediction_rate(model: &Model, positions: &[Position]) -> (f64, f64) {
+    if positions.is_empty() {
+        return (0.0, 0.0);
+    }
+    let (mut top1, mut top3) = (0.0, 0.0);
+    for p in positions {
+        let g: Vec<f32> = p.moves.iter().map(|f| model.gamma(f)).collect();
+        let mine = g[p.played];
+        let above = g.iter().filter(|&&x| x > mine).count();
+        let tied = g.iter().filter(|&&x| x == mine).count();
+        // The played move holds ranks `above .. above + tied`, each with chance 1 / tied.
+        let share = |k: usize| (k.saturating_sub(above)).min(tied) as f64 / tied as f64;
+        top1 += share(1);
+        top3 += share(3);
+    }
+    let n = positions.len() as f64;
+    (top1 / n, top3 / n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(capture: u16, line: u16) -> Features {
+        Features {
+            values: [0, capture, 0, 0, 0, 0, 0, line],
+        }
+    }
+
+    #[test]
+    fn a_feature_always_played_gets_the_largest_gamma() {
+        // Every position: one capture among four quiet moves, and the capture is played.
+        let pos: Vec<Position> = (0..200)
+            .map(|k| Position {
+                moves: vec![
+                    mv(0, 1),
+                    mv(0, 2),
+                    mv(1, (k % 3) as u16),
+                    mv(0, 3),
+                    mv(0, 4),
+                ],
+                played: 2,
+            })
+            .collect();
+        let m = fit(&pos, FitOptions::default(), vec!["test".into()]);
+        assert!(m.gammas[1][1] > 50.0 * m.gammas[1][0], "{:?}", m.gammas[1]);
+        assert_eq!(prediction_rate(&m, &pos), (1.0, 1.0));
+        assert_eq!(m.about(), ["test"]);
+        // A model that knows nothing ranks all five equal: a fifth at first choice.
+        let (one, three) = prediction_rate(&Model::uniform(), &pos);
+        assert!((one - 0.2).abs() < 1e-9 && (three - 0.6).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,205 @@
+//! The move model: a learned strength ("gamma") for each value of each move feature
+//! ([`features`]), fitted on game records by minorization-maximization ([`fit`]), so that the
+//! probability of a move among the legal ones is its gammas' product over the sum of every
+//! legal move's product (a generalised Bradley-Terry model).
+//!
+//! The search reads it as a prior: a new node's move gets `sqrt(p) * weight` virtual wins
+//! (`--model-prior`, [`crate::mcts::Params::model_prior`]).
+//!
+//! The fitted table of 9x9 is committed (`data/model-9x9.tsv`) and compiled into the binary; a
+//! test refits it from the committed records (`data/records-9x9/`) and fails when it is stale.
+//! `tengen model fit` makes it, `tengen model eval` reports its prediction rate.
+
+pub mod features;
+pub mod fit;
+
+use features::{Features, GROUPS, PATTERN, VALUES};
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+
+/// Smallest gamma a table may hold (a value never chosen still has a strength above zero).
+const MIN_GAMMA: f32 = 1e-6;
+
+/// Gammas of every feature value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// `gammas[g][v]` for every group but the pattern's.
+    gammas: [Vec<f32>; 8],
+    /// Gamma of each canonical 3x3 code; codes without their own value hold `other`'s.
+    patterns: Box<[f32]>,
+    /// The codes that have a value of their own, in increasing order.
+    known: Vec<u16>,
+    /// Gamma of the codes without their own value.
+    other: f32,
+    /// Header lines of the table (what it was fitted on), without the leading `# `.
+    about: Vec<String>,
+}
+
+impl Model {
+    /// A model in which every gamma is 1 (every move equally likely).
+    #[must_use]
+    pub fn uniform() -> Model {
+        Model {
+            gammas: VALUES.map(|n| vec![1.0; n]),
+            patterns: vec![1.0; 1 << 16].into_boxed_slice(),
+            known: Vec::new(),
+            other: 1.0,
+            about: Vec::new(),
+        }
+    }
+
+    /// The strength of a move with features `f`.
+    #[must_use]
+    #[inline]
+    pub fn gamma(&self, f: &Features) -> f32 {
+        let mut g = self.patterns[usize::from(f.values[PATTERN])];
+        for (k, &v) in f.values.iter().enumerate().skip(1) {
+            g *= self.gammas[k].get(usize::from(v)).copied().unwrap_or(1.0);
+        }
+        g
+    }
+
+    /// The table as text: one `group<TAB>value<TAB>gamma` line a value (the pattern's values
+    /// as four hex digits, and `other`), after `# ` header lines.
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        for line in &self.about {
+            let _ = writeln!(s, "# {line}");
+        }
+        for (k, name) in GROUPS.iter().enumerate().skip(1) {
+            for (v, g) in self.gammas[k].iter().enumerate() {
+                let _ = writeln!(s, "{name}\t{v}\t{g:.6e}");
+            }
+        }
+        let _ = writeln!(s, "pattern\tother\t{:.6e}", self.other);
+        for &code in &self.known {
+            let g = self.patterns[usize::from(code)];
+            let _ = writeln!(s, "pattern\t{code:04x}\t{g:.6e}");
+        }
+        s
+    }
+
+    /// Reads a table written by [`Self::to_text`].
+    ///
+    /// # Errors
+    /// A line that is not a known group's value with a positive gamma, or a missing value.
+    pub fn parse(text: &str) -> Result<Model, String> {
+        let mut m = Model::uniform();
+        let mut seen: [Vec<bool>; 8] = VALUES.map(|n| vec![false; n]);
+        let mut other = None;
+        let mut pats = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let bad = |why: &str| format!("model line {}: {why}: {line:?}", n + 1);
+            if let Some(h) = line.strip_prefix('#') {
+                // Trimmed: the line's own ending (`\r\n`) is not part of it.
+                m.about.push(h.trim().to_string());
+                continue;
+            }
+            if line.trim().is_empty() {
+                continue;
+            }
+            let mut cols = line.split('\t');
+            let (Some(group), Some(value), Some(gamma), None) =
+                (cols.next(), cols.next(), cols.next(), cols.next())
+            else {
+                return Err(bad("not three tab-separated columns"));
+            };
+            let gamma: f32 = gamma.parse().map_err(|_| bad("bad gamma"))?;
+            if !(gamma.is_finite() && gamma >= MIN_GAMMA) {
+                return Err(bad("gamma out of range"));
+            }
+            let k = GROUPS
+                .iter()
+                .position(|g| *g == group)
+                .ok_or_else(|| bad("unknown group"))?;
+            if k == PATTERN {
+                if value == "other" {
+                    other = Some(gamma);
+                } else {
+                    let code = u16::from_str_radix(value, 16).map_err(|_| bad("bad code"))?;
+                    pats.push((code, gamma));
+                }
+                continue;
+            }
+            let v: usize = value.parse().map_err(|_| bad("bad value"))?;
+            let slot = seen[k]
+                .get_mut(v)
+                .ok_or_else(|| bad("value out of range"))?;
+            if std::mem::replace(slot, true) {
+                return Err(bad("value given twice"));
+            }
+            m.gammas[k][v] = gamma;
+        }
+        for (k, s) in seen.iter().enumerate().skip(1) {
+            if let Some(v) = s.iter().position(|&x| !x) {
+                return Err(format!("model: no gamma for {} value {v}", GROUPS[k]));
+            }
+        }
+        m.other = other.ok_or("model: no gamma for the other patterns")?;
+        m.patterns.fill(m.other);
+        pats.sort_by_key(|p| p.0);
+        for w in pats.windows(2) {
+            if w[0].0 == w[1].0 {
+                return Err(format!("model: pattern {:04x} given twice", w[0].0));
+            }
+        }
+        for &(code, g) in &pats {
+            m.patterns[usize::from(code)] = g;
+        }
+        m.known = pats.iter().map(|p| p.0).collect();
+        Ok(m)
+    }
+
+    /// The header lines (what the table was fitted on).
+    #[must_use]
+    pub fn about(&self) -> &[String] {
+        &self.about
+    }
+}
+
+/// The committed table of 9x9, as text.
+pub const TABLE_9X9: &str = include_str!("../../../data/model-9x9.tsv");
+
+/// The built-in model of boards of side `n`, if there is one (9x9 only), parsed on first use.
+#[must_use]
+pub fn builtin(n: usize) -> Option<&'static Model> {
+    static NINE: OnceLock<Option<Model>> = OnceLock::new();
+    if n != 9 {
+        return None;
+    }
+    NINE.get_or_init(|| Model::parse(TABLE_9X9).ok()).as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_table_parses() {
+        let m = Model::parse(TABLE_9X9).expect("data/model-9x9.tsv");
+        assert!(builtin(9).is_some() && builtin(19).is_none());
+        assert_eq!(Model::parse(&m.to_text()).unwrap(), m);
+    }
+
+    #[test]
+    fn bad_tables_are_refused_with_the_line() {
+        let good = Model::uniform().to_text();
+        assert_eq!(Model::parse(&good).unwrap(), Model::uniform());
+        let no_other = good.replace("pattern\tother\t1.000000e0\n", "");
+        assert!(Model::parse(&no_other)
+            .unwrap_err()
+            .contains("other patterns"));
+        for (bad, why) in [
+            ("capture\t9\t1\n", "out of range"),
+            ("capture\t0\t0\n", "gamma out of range"),
+            ("capture\t0\t1\n", "given twice"),
+            ("colour\t0\t1\n", "unknown group"),
+            ("pattern\tzz\t1\n", "bad code"),
+            ("capture 0 1\n", "three tab-separated"),
+        ] {
+            let e = Model::parse(&format!("{good}{bad}")).unwrap_err();
+            assert!(e.contains(why), "{bad:?}: {e}");
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! The committed move model (`data/model-9x9.tsv`) is what `tengen model fit` makes from the
+//! committed records (`data/records-9x9/`): refit it and compare, and see the check fail on a
+//! changed or missing table.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const RECORDS: &str = "data/records-9x9";
+const TABLE: &str = "data/model-9x9.tsv";
+
+fn check(table: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["model", "fit", "--records", RECORDS, "--check"])
+        .arg(table)
+        .output()
+        .expect("run tengen model fit")
+}
+
+#[test]
+fn the_committed_table_is_what_the_records_make() {
+    let out = check(Path::new(TABLE));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("up to date"));
+}
+
+#[test]
+fn a_stale_or_missing_table_fails_the_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(TABLE)).unwrap();
+    // One gamma changed in its last digit.
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("capture\t1\t"))
+        .unwrap();
+    let gamma: f64 = line.rsplit('\t').next().unwrap().parse().unwrap();
+    let stale = text.replace(
+        line,
+        &format!("capture\t1\t{:.6e}", gamma * 1.000_01 + 1e-6),
+    );
+    assert_ne!(stale, text);
+    let path = dir.path().join("stale.tsv");
+    std::fs::write(&path, stale).unwrap();
+    let out = check(&path);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is stale"));
+    let out = check(&dir.path().join("missing.tsv"));
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+}
+
+#[test]
+fn the_model_predicts_held_out_moves_better_than_chance() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["model", "eval", "--records", RECORDS])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    // "N held-out positions: first choice X %, first three Y %"
+    let first: f64 = text
+        .split("first choice ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no rate in {text:?}"));
+    // A uniform choice among some 40 to 80 legal moves is right 1 to 3 % of the time.
+    assert!(first > 10.0, "{text}");
+}
