@@ -76,3 +76,31 @@ fn the_model_predicts_held_out_moves_better_than_chance() {
     // A uniform choice among some 40 to 80 legal moves is right 1 to 3 % of the time.
     assert!(first > 10.0, "{text}");
 }
+
+#[test]
+fn bad_records_get_a_clear_error_and_no_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("out.tsv");
+    std::fs::write(&out_path, "keep me").unwrap();
+    let run = |records: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_tengen"))
+            .args(["model", "fit", "--records"])
+            .arg(records)
+            .arg("--out")
+            .arg(&out_path)
+            .output()
+            .unwrap()
+    };
+    let out = run(&dir.path().join("nowhere"));
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read the directory"));
+    // A broken record: the error names the file, and the old table is left alone.
+    let recs = dir.path().join("recs");
+    std::fs::create_dir(&recs).unwrap();
+    std::fs::write(recs.join("bad.sgf"), "(;FF[4]SZ[9];B[ee];W[ee])").unwrap();
+    let out = run(&recs);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.sgf"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out_path).unwrap(), "keep me");
+}
