@@ -60,10 +60,15 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         let analysis = Self::analysis(&report, c);
         let mut choice = report.best().map(|b| b.action);
         // Lost: every playout of this search lost (a `Decided` stop), or the best move's rate
-        // is below `HOPELESS`. The rate alone cannot say it under an even prior: its virtual
-        // games are half wins, so a move with every playout lost still shows several percent.
+        // is below `HOPELESS`, in its statistics or in its AMAF ones. The first alone cannot
+        // say it under priors: their virtual games (the even prior's half wins, the move
+        // model's wins) keep a move whose every playout lost at 5 % to 12 %; AMAF statistics
+        // hold real playouts only.
         let lost = report.winrate() < HOPELESS
-            || (report.stop == Some(StopReason::Decided) && report.winrate() < 0.5);
+            || (report.stop == Some(StopReason::Decided) && report.winrate() < 0.5)
+            || report
+                .best()
+                .is_some_and(|b| b.amaf_visits >= 100 && b.amaf_winrate < HOPELESS);
         if forbid_pass && lost && self.may_pass(c) {
             // The opponent passed and the game is lost whether we pass or not: ending it costs
             // nothing, while a move would only put a stone into a settled area to die there.
