@@ -108,6 +108,6 @@ mod tests {
         assert!(help(Some("nonsense"))
             .unwrap_err()
             .to_string()
-            .contains("the commands are bench, profile, gtp, match, analysis, help"));
+            .contains("the commands are bench, profile, gtp, match, analysis, model, help"));
     }
 }
