@@ -7,6 +7,7 @@ mod bench;
 mod gtp;
 mod r#match;
 mod model;
+mod output;
 mod policy_args;
 mod profile;
 mod progress;

@@ -3,6 +3,7 @@
 //! every fifth game (the 5th, 10th, ...) is held out of the fit, and `eval` reports the
 //! prediction rate on those.
 
+use super::output::write_text;
 use crate::board::{with_size, Board, BoardSize, Color, Move, SizeTask};
 use crate::engine::model::features::features;
 use crate::engine::model::fit::{fit, prediction_rate, FitOptions, Position};
@@ -11,7 +12,6 @@ use crate::game::{Game, VertexMove};
 use crate::sgf;
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -104,7 +104,7 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
                 }
                 println!("{} is up to date", path.display());
             } else if let Some(path) = out {
-                write_replacing(path, &text)?;
+                write_text(path, "model table", &text)?;
             } else {
                 print!("{text}");
             }
@@ -136,21 +136,6 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Writes `text` to `path` through a temporary file beside it, so that a failure leaves the
-/// old file whole.
-fn write_replacing(path: &Path, text: &str) -> anyhow::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot write in {}", dir.display()))?;
-    tmp.write_all(text.as_bytes())?;
-    tmp.persist(path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
 }
 
 /// The positions of every record in `dir`, per game: (fitted games, held-out games).

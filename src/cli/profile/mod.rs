@@ -14,6 +14,7 @@ mod search;
 mod symbols;
 
 use super::bench::{self, BenchArgs};
+use super::output::{create, write_with, Pending};
 use super::progress;
 use super::GtpArgs;
 use anyhow::{bail, Context};
@@ -22,7 +23,7 @@ use output::Folded;
 use sampler::{Sampler, Samples};
 use std::fmt::Write as _;
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
@@ -286,45 +287,6 @@ fn where_the_time_goes(f: &Folded, n: usize) -> String {
         let _ = writeln!(o, "  {:5.1} {:5.1}  {name}", pct(incl), pct(excl));
     }
     o
-}
-
-/// An output file being written: a temporary file in the directory of its path, which
-/// [`write_with`] renames into place once the whole file is written. Dropped unwritten, it is
-/// removed, and the path keeps what it had.
-struct Pending(tempfile::NamedTempFile);
-
-/// Creates the pending output for `path` (`what` names it in the error).
-fn create(path: &Path, what: &str) -> anyhow::Result<Pending> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut b = tempfile::Builder::new();
-    b.prefix(".tengen-").suffix(".tmp");
-    // The permissions `File::create` gives (0666 less the umask), not the temporary file's 0600.
-    #[cfg(unix)]
-    b.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    b.tempfile_in(dir)
-        .map(Pending)
-        .with_context(|| format!("cannot create the {what} file {}", path.display()))
-}
-
-/// Writes through a buffer into `file` (pending for `path`), flushes it and renames it to
-/// `path`.
-fn write_with(
-    file: Pending,
-    path: &Path,
-    body: impl FnOnce(&mut BufWriter<&File>) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
-    let mut w = BufWriter::new(file.0.as_file());
-    body(&mut w)
-        .and_then(|()| w.flush().map_err(Into::into))
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    drop(w);
-    file.0
-        .persist(path)
-        .map(drop)
-        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 #[cfg(test)]
