@@ -6,7 +6,7 @@
 //! search only likes ending the game by passing when that wins on the board. Positional superko
 //! is the game's business: the searcher receives it as a filter on root moves.
 
-use crate::board::geometry::cell_of;
+use crate::board::geometry::{cell_of, MAX_SIZE};
 use crate::board::{Bitboard, Board, ByColor, Color, Geometry, LightBoard, Move, Point};
 use crate::cpu::{Cpu, Task};
 use crate::game::tromp_taylor_area;
@@ -368,11 +368,14 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         let model = (weights.model > 0)
             .then(|| crate::engine::model::builtin(N))
             .flatten();
-        let mut strength = Vec::new();
+        // On the stack, not a vector: this runs at every expansion. A board has at most
+        // MAX_SIZE^2 moves and the pass.
+        let mut gammas = [0f32; MAX_SIZE * MAX_SIZE + 1];
+        let strength = &mut gammas[..if model.is_some() { actions.len() } else { 0 }];
         if let Some(m) = model {
             let (last, second) = (self.log.last(), self.log.second_last());
-            strength.extend(actions.iter().map(|&a| {
-                Self::point(a).map_or(0.0, |p| {
+            for (g, &a) in strength.iter_mut().zip(actions) {
+                *g = Self::point(a).map_or(0.0, |p| {
                     m.gamma(&crate::engine::model::features::features(
                         b,
                         c,
@@ -380,8 +383,8 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
                         last,
                         second,
                     ))
-                })
-            }));
+                });
+            }
         }
         let total: f32 = strength.iter().sum();
         for (k, &a) in actions.iter().enumerate() {

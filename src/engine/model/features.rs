@@ -39,26 +39,40 @@ pub fn canonical_pattern<const N: usize, const W: usize>(
     c: Color,
     i: usize,
 ) -> u16 {
-    let mut cells = [0u8; 8];
-    for (k, q) in Geometry::<N, W>::ring(i).into_iter().enumerate() {
-        let v = board.cell_at(q);
-        // Black 1, White 2: as the mover's 1 and the opponent's 2.
-        cells[k] = if c == Color::White && (v == 1 || v == 2) {
-            3 - v
-        } else {
-            v
-        };
+    let mut code = board.ring_code(i);
+    if c == Color::White {
+        // Black 1, White 2: as the mover's 1 and the opponent's 2. A cell whose two bits
+        // differ (1 or 2) has both flipped; 0 (empty) and 3 (off the board) stay.
+        let differ = (code ^ (code >> 1)) & 0x5555;
+        code ^= differ | (differ << 1);
     }
+    canonical_table()[usize::from(code)]
+}
+
+/// For every ring code, the smallest code among its images under the eight symmetries of the
+/// square: built once (65,536 entries, 128 KB), so that a move's pattern is one load rather
+/// than eight transforms at every expansion.
+fn canonical_table() -> &'static [u16; 1 << 16] {
+    static TABLE: std::sync::OnceLock<Box<[u16; 1 << 16]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let t: Box<[u16]> = (0..=u16::MAX).map(smallest_image).collect();
+        t.try_into().expect("one entry per 16-bit code")
+    })
+}
+
+/// The smallest of the eight images of `code` under the symmetries of the square: a quarter
+/// turn shifts the ring by two cells, a mirror reverses it about the south-west diagonal.
+fn smallest_image(code: u16) -> u16 {
+    let cell = |k: usize| (code >> (2 * k)) & 3;
     let mut best = u16::MAX;
     for mirror in [false, true] {
         for turn in 0..4 {
-            let mut code = 0u16;
-            for (k, &v) in cells.iter().enumerate() {
+            let mut image = 0u16;
+            for k in 0..8 {
                 let m = if mirror { (10 - k) % 8 } else { k };
-                let t = (m + 2 * turn) % 8;
-                code |= u16::from(v) << (2 * t);
+                image |= cell(k) << (2 * ((m + 2 * turn) % 8));
             }
-            best = best.min(code);
+            best = best.min(image);
         }
     }
     best
@@ -153,6 +167,17 @@ mod tests {
         let y = usize::from(s.as_bytes()[1] - b'1');
         let _ = b;
         Board9::point(x, y).unwrap().index()
+    }
+
+    #[test]
+    fn the_table_holds_the_smallest_image_of_every_code() {
+        let t = canonical_table();
+        for code in 0..=u16::MAX {
+            let c = t[usize::from(code)];
+            assert!(c <= code && smallest_image(c) == c, "{code:#06x}");
+            // A quarter turn (the ring rotated by two cells) has the same canonical code.
+            assert_eq!(t[usize::from(code.rotate_left(4))], c, "{code:#06x}");
+        }
     }
 
     #[test]
