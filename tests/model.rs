@@ -8,13 +8,24 @@ use std::process::{Command, Output};
 const RECORDS: &str = "data/records-9x9";
 const TABLE: &str = "data/model-9x9.tsv";
 
-fn check(table: &Path) -> Output {
+/// Runs `tengen model ARGS...` in the crate's directory (where the records' paths hold).
+fn model<I: IntoIterator<Item = S>, S: AsRef<std::ffi::OsStr>>(args: I) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tengen"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["model", "fit", "--records", RECORDS, "--check"])
-        .arg(table)
+        .arg("model")
+        .args(args)
         .output()
-        .expect("run tengen model fit")
+        .expect("run tengen model")
+}
+
+fn check(table: &Path) -> Output {
+    model([
+        "fit".as_ref(),
+        "--records".as_ref(),
+        RECORDS.as_ref(),
+        "--check".as_ref(),
+        table.as_os_str(),
+    ])
 }
 
 #[test]
@@ -55,11 +66,7 @@ fn a_stale_or_missing_table_fails_the_check() {
 
 #[test]
 fn the_model_predicts_held_out_moves_better_than_chance() {
-    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["model", "eval", "--records", RECORDS])
-        .output()
-        .unwrap();
+    let out = model(["eval", "--records", RECORDS]);
     assert!(
         out.status.success(),
         "{}",
@@ -83,13 +90,13 @@ fn bad_records_get_a_clear_error_and_no_table() {
     let out_path = dir.path().join("out.tsv");
     std::fs::write(&out_path, "keep me").unwrap();
     let run = |records: &Path| {
-        Command::new(env!("CARGO_BIN_EXE_tengen"))
-            .args(["model", "fit", "--records"])
-            .arg(records)
-            .arg("--out")
-            .arg(&out_path)
-            .output()
-            .unwrap()
+        model([
+            "fit".as_ref(),
+            "--records".as_ref(),
+            records.as_os_str(),
+            "--out".as_ref(),
+            out_path.as_os_str(),
+        ])
     };
     let out = run(&dir.path().join("nowhere"));
     assert!(!out.status.success());
