@@ -5,6 +5,7 @@
 //! a point from one row into the next. North is `+S`, south `-S`, east `+1`, west `-1`.
 
 use super::bitboard::Bitboard;
+use super::tables::{neighbour_start, zobrist_start, EXACT};
 use crate::rng::{splitmix64, GAMMA};
 
 /// Largest supported side length.
@@ -218,7 +219,9 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     #[must_use]
     #[inline(always)]
     pub fn neighbours_of(i: usize) -> Bitboard<W> {
-        Self::NEIGHBOURS.as_flattened()[i]
+        // The table's one copy (see `board::tables`): 64 W bitboards of W words from here.
+        let table = &EXACT.neighbours[neighbour_start(N)..][..64 * W * W];
+        Bitboard(table.as_chunks::<W>().0[i])
     }
 
     /// The empty-point list of the empty board: every on-board bit index in increasing order
@@ -271,7 +274,9 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     #[must_use]
     #[inline(always)]
     pub fn key(c: usize, i: usize) -> u64 {
-        Self::ZOBRIST[c].as_flattened()[i]
+        // The table's one copy (see `board::tables`): Black's 64 W keys, then White's.
+        let (black, white) = EXACT.zobrist[zobrist_start(N)..][..128 * W].split_at(64 * W);
+        [black, white][c][i]
     }
 }
 

@@ -11,6 +11,7 @@ pub mod lanes;
 pub mod light;
 pub mod position;
 pub mod size;
+mod tables;
 pub mod types;
 
 pub use bitboard::Bitboard;

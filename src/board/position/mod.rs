@@ -48,6 +48,8 @@ use super::bitboard::Bitboard;
 use super::geometry::{
     bytes_eq, cell_of, zero_bytes, Geometry, Packed, CELL_EMPTY, CELL_OFF, MAILBOX,
 };
+use super::size::MIN_SIZE;
+use super::tables::EXACT;
 use super::types::{ByColor, Color, Move, Point};
 use std::fmt;
 
@@ -147,9 +149,9 @@ impl<const N: usize, const W: usize> Board<N, W> {
             ko_color: Color::Black,
             captured: ByColor([0; 2]),
             empty_count: (N * N) as u32,
-            empty_list: Geometry::<N, W>::EMPTY_LIST.0,
-            empty_pos: Geometry::<N, W>::EMPTY_LIST.1,
-            cell: Geometry::<N, W>::EMPTY_CELLS,
+            empty_list: EXACT.empty_list[N - MIN_SIZE],
+            empty_pos: EXACT.empty_pos[N - MIN_SIZE],
+            cell: EXACT.empty_cells[N - MIN_SIZE],
             root: [[0; 64]; W],
             chains: [[Chain::EMPTY; 64]; W],
         }
@@ -164,9 +166,9 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.ko = NO_KO;
         self.captured = ByColor([0; 2]);
         self.empty_count = (N * N) as u32;
-        self.empty_list = Geometry::<N, W>::EMPTY_LIST.0;
-        self.empty_pos = Geometry::<N, W>::EMPTY_LIST.1;
-        self.cell = Geometry::<N, W>::EMPTY_CELLS;
+        self.empty_list = EXACT.empty_list[N - MIN_SIZE];
+        self.empty_pos = EXACT.empty_pos[N - MIN_SIZE];
+        self.cell = EXACT.empty_cells[N - MIN_SIZE];
     }
 
     /// Makes `self` equal to `src`, copying only live chain data (cheap for sparse boards).
