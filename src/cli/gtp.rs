@@ -55,6 +55,10 @@ pub struct GtpArgs {
     /// Visits a leaf needs before it is expanded [default: 2, or the preset's].
     #[arg(long, value_parser = visits, allow_negative_numbers = true)]
     pub expand_after: Option<u32>,
+    /// Only real visits count towards --expand-after, not the priors' virtual ones (on/off)
+    /// [default: off, or the preset's].
+    #[arg(long, value_name = "on|off", value_parser = crate::values::switch)]
+    pub expand_real: Option<bool>,
     /// Tree size limit in nodes (24 bytes each).
     #[arg(long, default_value_t = Params::default().max_nodes as u64, value_parser = max_nodes,
           allow_negative_numbers = true)]
@@ -303,6 +307,7 @@ impl GtpArgs {
             rave_k: self.rave_k.unwrap_or(base.rave_k),
             rave_bias: self.rave_bias.unwrap_or(base.rave_bias),
             expand_after: self.expand_after.unwrap_or(base.expand_after),
+            expand_real: self.expand_real.unwrap_or(base.expand_real),
             threads: self.threads as usize,
             max_nodes: self.max_nodes as usize,
             seed: self.seed,

@@ -29,6 +29,11 @@ pub struct Params {
     /// A leaf is expanded when a descent reaches it after this many visits (0: at once). The
     /// root is always expanded.
     pub expand_after: u32,
+    /// Whether only a leaf's real visits count towards [`Params::expand_after`], not the
+    /// virtual ones of the priors it was created with (the even prior's never count). With the
+    /// move model's prior, most children start with tens of virtual visits, so that counting
+    /// them expands nearly every child at its first real visit.
+    pub expand_real: bool,
     /// Search threads on the shared tree.
     pub threads: usize,
     /// Arena size in nodes (24 bytes each); when it is full the tree stops growing.
@@ -148,6 +153,7 @@ impl Default for Params {
             rave_bias: 0.0,
             fpu: 1.0,
             expand_after: 2,
+            expand_real: false,
             threads: 1,
             max_nodes: 1 << 24,
             seed: 0x7e46_e4a1,

@@ -100,6 +100,17 @@ impl Seeds<'_> {
         }
     }
 
+    /// Child `k`'s virtual visits from the priors in its own statistics (the even prior's
+    /// left out), at most [`MAX_PRIOR_VISITS`].
+    #[must_use]
+    pub fn prior_visits(&self, k: usize) -> u16 {
+        if self.priors_in_tree {
+            self.prior(k).visits.min(u32::from(MAX_PRIOR_VISITS)) as u16
+        } else {
+            0
+        }
+    }
+
     fn prior(&self, k: usize) -> Stats {
         self.priors.get(k).copied().unwrap_or_default()
     }
@@ -111,6 +122,8 @@ const LEAF: u32 = 0;
 const EXPANDING: u32 = u32::MAX;
 /// Bit of `count` that marks a pruned node.
 const PRUNED: u16 = 1 << 15;
+/// The most prior visits a leaf's `count` records (see [`Node::prior_visits`]).
+pub const MAX_PRIOR_VISITS: u16 = PRUNED - 1;
 
 const _: () = assert!(std::mem::offset_of!(Node, amaf) == Node::STATS_PAIR + 8);
 const _: () = assert!(std::mem::size_of::<Node>() == 24);
@@ -129,8 +142,9 @@ pub struct Node {
     /// [`LEAF`], [`EXPANDING`], or the index of the first child (never 0: that is the root), in
     /// which case the children are published (release store after they are written).
     link: AtomicU32,
-    /// Number of children (valid once `link` holds an index), and the [`PRUNED`] bit, set on root
-    /// children the game forbids (positional superko): such a child is never selected.
+    /// Number of children (valid once `link` holds an index; before, the virtual visits of the
+    /// priors the leaf was created with), and the [`PRUNED`] bit, set on root children the
+    /// game forbids (positional superko): such a child is never selected.
     count: AtomicU16,
     /// The move that leads to this node (meaningless at the root).
     action: AtomicU16,
@@ -243,9 +257,21 @@ impl Node {
         self.amaf.fetch_add(delta, Relaxed);
     }
 
-    fn set(&self, action: Action, stats: Stats, amaf: Stats) {
+    /// Virtual visits of the priors (the even prior's left out) this leaf was created with;
+    /// 0 once it is expanded.
+    #[must_use]
+    #[inline(always)]
+    pub fn prior_visits(&self) -> u32 {
+        if self.is_expanded() {
+            0
+        } else {
+            u32::from(self.count.load(Relaxed) & !PRUNED)
+        }
+    }
+
+    fn set(&self, action: Action, stats: Stats, amaf: Stats, prior_visits: u16) {
         self.action.store(action.0, Relaxed);
-        self.count.store(0, Relaxed);
+        self.count.store(prior_visits & !PRUNED, Relaxed);
         self.link.store(LEAF, Relaxed);
         self.stats.store(stats.pack(), Relaxed);
         self.amaf.store(amaf.pack(), Relaxed);
@@ -545,8 +571,10 @@ impl Tree {
             return false;
         };
         for (k, &a) in actions[..n].iter().enumerate() {
-            self.nodes[first + k].set(a, seeds.stats(k), seeds.amaf(k));
+            self.nodes[first + k].set(a, seeds.stats(k), seeds.amaf(k), seeds.prior_visits(k));
         }
+        // The prior visits give way to the number of children; the pruned bit stays.
+        node.count.fetch_and(PRUNED, Relaxed);
         node.count.fetch_or(n as u16, Relaxed);
         node.link.store(first as u32, Release);
         true
@@ -588,7 +616,7 @@ impl Tree {
         }
         let fresh = Tree::with_mix(self.capacity(), self.has_mix());
         let src = &self.nodes[at];
-        fresh.nodes[0].set(Action(0), src.stats(), Stats::default());
+        fresh.nodes[0].set(Action(0), src.stats(), Stats::default(), 0);
         if let Some(m) = self.mix(at) {
             fresh.set_mix(0, m);
         }
@@ -606,7 +634,12 @@ impl Tree {
             };
             for (k, c) in kids.enumerate() {
                 let n = &self.nodes[c];
-                fresh.nodes[first + k].set(n.action(), n.stats(), n.amaf());
+                fresh.nodes[first + k].set(
+                    n.action(),
+                    n.stats(),
+                    n.amaf(),
+                    n.prior_visits() as u16,
+                );
                 if let Some(m) = self.mix(c) {
                     fresh.set_mix(first + k, m);
                 }
@@ -706,6 +739,55 @@ mod tests {
             (lucky - (90.0 * 0.6 + 18.0 * 0.5) / 108.0).abs() < 1e-6,
             "{lucky}"
         );
+    }
+
+    #[test]
+    fn a_leaf_keeps_its_prior_visits_until_it_is_expanded() {
+        let t = Tree::new(100);
+        let priors = [Stats { visits: 40, wins: 80 }, Stats::default()];
+        let seeds = |in_tree| Seeds {
+            even: Stats { visits: 14, wins: 14 },
+            priors: &priors,
+            priors_in_tree: in_tree,
+        };
+        assert!(t.expand_with(0, &[Action(1), Action(2)], &seeds(true)));
+        let (a, b) = (t.child(0, Action(1)).unwrap(), t.child(0, Action(2)).unwrap());
+        // The even prior's visits are not prior visits here: the searcher subtracts them.
+        assert_eq!((t.node(a).prior_visits(), t.node(b).prior_visits()), (40, 0));
+        assert_eq!(t.node(a).stats().visits, 54);
+        t.node(a).set_pruned(true);
+        assert_eq!(t.node(a).prior_visits(), 40);
+        t.node(a).set_pruned(false);
+        let t = Tree::new(100);
+        assert!(t.expand_with(0, &[Action(1), Action(2)], &seeds(true)));
+        let a = t.child(0, Action(1)).unwrap();
+        t.node(a).set_pruned(true);
+        assert!(t.expand(a, &[Action(3), Action(4), Action(5)]));
+        // Expanded: the count is the children's, the pruned bit stays.
+        assert_eq!(t.node(a).prior_visits(), 0);
+        assert_eq!(t.children_of(a).len(), 3);
+        assert!(t.node(a).is_pruned());
+        // Priors in the AMAF statistics are no visits of the node.
+        let t = Tree::new(100);
+        assert!(t.expand_with(0, &[Action(1)], &seeds(false)));
+        assert_eq!(t.node(t.child(0, Action(1)).unwrap()).prior_visits(), 0);
+    }
+
+    #[test]
+    fn prior_visits_survive_reroot() {
+        let mut t = Tree::new(100);
+        let priors = [Stats { visits: 7, wins: 7 }, Stats { visits: 9, wins: 0 }];
+        let seeds = Seeds {
+            even: Stats::default(),
+            priors: &priors,
+            priors_in_tree: true,
+        };
+        assert!(t.expand(0, &[Action(1), Action(2)]));
+        let c = t.child(0, Action(2)).unwrap();
+        assert!(t.expand_with(c, &[Action(3), Action(4)], &seeds));
+        assert!(t.reroot(&[Action(2)]));
+        let kids: Vec<u32> = t.children_of(0).iter().map(Node::prior_visits).collect();
+        assert_eq!(kids, [7, 9]);
     }
 
     #[test]

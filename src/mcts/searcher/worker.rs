@@ -149,8 +149,12 @@ fn descend<G: SearchGame, C: Cpu>(
             }
         }
         if !node.is_expanded() {
-            if expanded_one || before.saturating_sub(sh.params.even_prior) < sh.params.expand_after
-            {
+            let prior = if sh.params.expand_real {
+                sh.params.even_prior + node.prior_visits()
+            } else {
+                sh.params.even_prior
+            };
+            if expanded_one || before.saturating_sub(prior) < sh.params.expand_after {
                 break;
             }
             if !full {
