@@ -112,39 +112,26 @@ const fn add_exact<const N: usize, const W: usize>(t: &mut Exact) {
     let () = Geometry::<N, W>::VALID;
     let slot = N - MIN_SIZE;
     let neighbours = Geometry::<N, W>::NEIGHBOURS;
+    let neighbours = neighbours.as_flattened();
+    let mut i = 0;
+    while i < neighbours.len() {
+        copy(&mut t.neighbours, neighbour_start(N) + i * W, &neighbours[i].0);
+        i += 1;
+    }
     let zobrist = Geometry::<N, W>::ZOBRIST;
-    let (mut at, mut key) = (neighbour_start(N), zobrist_start(N));
-    let mut w = 0;
-    while w < W {
-        let mut b = 0;
-        while b < 64 {
-            let mut k = 0;
-            while k < W {
-                t.neighbours[at] = neighbours[w][b].0[k];
-                at += 1;
-                k += 1;
-            }
-            b += 1;
-        }
-        w += 1;
-    }
-    let mut c = 0;
-    while c < 2 {
-        let mut w = 0;
-        while w < W {
-            let mut b = 0;
-            while b < 64 {
-                t.zobrist[key] = zobrist[c][w][b];
-                key += 1;
-                b += 1;
-            }
-            w += 1;
-        }
-        c += 1;
-    }
+    copy(&mut t.zobrist, zobrist_start(N), zobrist.as_flattened().as_flattened());
     t.empty_list[slot] = Geometry::<N, W>::EMPTY_LIST.0;
     t.empty_pos[slot] = Geometry::<N, W>::EMPTY_LIST.1;
     t.empty_cells[slot] = Geometry::<N, W>::EMPTY_CELLS;
+}
+
+/// `dst[at..at + src.len()] = src`, in a constant.
+const fn copy(dst: &mut [u64], at: usize, src: &[u64]) {
+    let mut k = 0;
+    while k < src.len() {
+        dst[at + k] = src[k];
+        k += 1;
+    }
 }
 
 const fn add_light<const N: usize, const W: usize>(t: &mut Light) {
