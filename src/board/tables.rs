@@ -115,11 +115,19 @@ const fn add_exact<const N: usize, const W: usize>(t: &mut Exact) {
     let neighbours = neighbours.as_flattened();
     let mut i = 0;
     while i < neighbours.len() {
-        copy(&mut t.neighbours, neighbour_start(N) + i * W, &neighbours[i].0);
+        copy(
+            &mut t.neighbours,
+            neighbour_start(N) + i * W,
+            &neighbours[i].0,
+        );
         i += 1;
     }
     let zobrist = Geometry::<N, W>::ZOBRIST;
-    copy(&mut t.zobrist, zobrist_start(N), zobrist.as_flattened().as_flattened());
+    copy(
+        &mut t.zobrist,
+        zobrist_start(N),
+        zobrist.as_flattened().as_flattened(),
+    );
     t.empty_list[slot] = Geometry::<N, W>::EMPTY_LIST.0;
     t.empty_pos[slot] = Geometry::<N, W>::EMPTY_LIST.1;
     t.empty_cells[slot] = Geometry::<N, W>::EMPTY_CELLS;

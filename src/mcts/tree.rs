@@ -744,16 +744,31 @@ mod tests {
     #[test]
     fn a_leaf_keeps_its_prior_visits_until_it_is_expanded() {
         let t = Tree::new(100);
-        let priors = [Stats { visits: 40, wins: 80 }, Stats::default()];
+        let priors = [
+            Stats {
+                visits: 40,
+                wins: 80,
+            },
+            Stats::default(),
+        ];
         let seeds = |in_tree| Seeds {
-            even: Stats { visits: 14, wins: 14 },
+            even: Stats {
+                visits: 14,
+                wins: 14,
+            },
             priors: &priors,
             priors_in_tree: in_tree,
         };
         assert!(t.expand_with(0, &[Action(1), Action(2)], &seeds(true)));
-        let (a, b) = (t.child(0, Action(1)).unwrap(), t.child(0, Action(2)).unwrap());
+        let (a, b) = (
+            t.child(0, Action(1)).unwrap(),
+            t.child(0, Action(2)).unwrap(),
+        );
         // The even prior's visits are not prior visits here: the searcher subtracts them.
-        assert_eq!((t.node(a).prior_visits(), t.node(b).prior_visits()), (40, 0));
+        assert_eq!(
+            (t.node(a).prior_visits(), t.node(b).prior_visits()),
+            (40, 0)
+        );
         assert_eq!(t.node(a).stats().visits, 54);
         t.node(a).set_pruned(true);
         assert_eq!(t.node(a).prior_visits(), 40);
