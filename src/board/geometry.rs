@@ -280,6 +280,15 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     }
 }
 
+/// Where ring position `k` (in [`Geometry::ring`] order) lands under a symmetry of the square:
+/// reversed about the south-west diagonal if `mirror`, then turned `turn` quarter turns (each
+/// shifts the ring by two cells).
+#[must_use]
+pub const fn ring_image(k: usize, mirror: bool, turn: usize) -> usize {
+    let m = if mirror { (10 - k) % 8 } else { k };
+    (m + 2 * turn) % 8
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

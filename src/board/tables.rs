@@ -38,6 +38,13 @@ macro_rules! every_size {
     };
 }
 
+/// Index of side `n`'s entry in the per-size tables ([`EXACT`], [`LIGHT`]).
+#[must_use]
+#[inline(always)]
+pub(super) const fn slot(n: usize) -> usize {
+    n - MIN_SIZE
+}
+
 /// Words of the neighbour tables of the sizes below `n` (each size's is `64 W` bitboards of `W`
 /// words, `W = words_for(size)`): where size `n`'s starts.
 pub(super) const fn neighbour_start(n: usize) -> usize {
@@ -110,7 +117,7 @@ pub(super) static LIGHT: Light = {
 const fn add_exact<const N: usize, const W: usize>(t: &mut Exact) {
     #[allow(clippy::let_unit_value)]
     let () = Geometry::<N, W>::VALID;
-    let slot = N - MIN_SIZE;
+    let slot = slot(N);
     let neighbours = Geometry::<N, W>::NEIGHBOURS;
     let neighbours = neighbours.as_flattened();
     let mut i = 0;
@@ -143,7 +150,7 @@ const fn copy(dst: &mut [u64], at: usize, src: &[u64]) {
 }
 
 const fn add_light<const N: usize, const W: usize>(t: &mut Light) {
-    let slot = N - MIN_SIZE;
+    let slot = slot(N);
     t.words[slot] = Layout::<N, W>::EMPTY_WORDS;
     t.keys[slot] = Layout::<N, W>::KEYS;
     t.list[slot] = Layout::<N, W>::EMPTY_LIST;
@@ -165,7 +172,7 @@ mod tests {
                 assert_eq!(G::<N, W>::key(c, i), G::<N, W>::ZOBRIST[c][i / 64][i % 64]);
             }
         }
-        let slot = N - MIN_SIZE;
+        let slot = slot(N);
         assert_eq!(EXACT.empty_list[slot], G::<N, W>::EMPTY_LIST.0);
         assert_eq!(EXACT.empty_pos[slot], G::<N, W>::EMPTY_LIST.1);
         assert_eq!(EXACT.empty_cells[slot], G::<N, W>::EMPTY_CELLS);

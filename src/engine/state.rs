@@ -369,23 +369,28 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             .then(|| crate::engine::model::builtin(N))
             .flatten();
         // On the stack, not a vector: this runs at every expansion. A board has at most
-        // MAX_SIZE^2 moves and the pass.
-        let mut gammas = [0f32; MAX_SIZE * MAX_SIZE + 1];
-        let strength = &mut gammas[..if model.is_some() { actions.len() } else { 0 }];
-        if let Some(m) = model {
-            let (last, second) = (self.log.last(), self.log.second_last());
-            for (g, &a) in strength.iter_mut().zip(actions) {
-                *g = Self::point(a).map_or(0.0, |p| {
-                    m.gamma(&crate::engine::model::features::features(
-                        b,
-                        c,
-                        p.index(),
-                        last,
-                        second,
-                    ))
-                });
+        // MAX_SIZE^2 moves and the pass. Zeroed only when the model is on.
+        let mut gammas;
+        let strength: &[f32] = match model {
+            Some(m) => {
+                gammas = [0f32; MAX_SIZE * MAX_SIZE + 1];
+                let strength = &mut gammas[..actions.len()];
+                let (last, second) = (self.log.last(), self.log.second_last());
+                for (g, &a) in strength.iter_mut().zip(actions) {
+                    *g = Self::point(a).map_or(0.0, |p| {
+                        m.gamma(&crate::engine::model::features::features(
+                            b,
+                            c,
+                            p.index(),
+                            last,
+                            second,
+                        ))
+                    });
+                }
+                strength
             }
-        }
+            None => &[],
+        };
         let total: f32 = strength.iter().sum();
         for (k, &a) in actions.iter().enumerate() {
             let mut s = Stats::default();

@@ -10,7 +10,7 @@
 //! to play), into a 65,536-bit table of raster codes, so that matching in a playout is one load
 //! and a bit test.
 
-use crate::board::geometry::{CELL_EMPTY, CELL_OFF};
+use crate::board::geometry::{ring_image, CELL_EMPTY, CELL_OFF};
 use std::sync::OnceLock;
 
 /// The patterns as 3x3 pictures, north row first; the centre is the empty point to play.
@@ -113,9 +113,7 @@ impl PatternTable {
                         // Allowed cell values at each ring position of this variant.
                         let mut allowed = [[false; 4]; 8];
                         for (k, &ch) in ring.iter().enumerate() {
-                            let m = if mirror { (10 - k) % 8 } else { k };
-                            let t = (m + 2 * turn) % 8;
-                            allowed[t] = symbol_allows(ch, swap);
+                            allowed[ring_image(k, mirror, turn)] = symbol_allows(ch, swap);
                         }
                         fill(&allowed, 0, 0, &mut bits);
                     }

@@ -27,8 +27,7 @@ mod verify;
 
 use self::layout::{stone, Layout, Word, CELLS, CONTENT_MASK, CONTENT_SHIFT, EMPTY_SHIFT};
 use crate::board::geometry::Geometry;
-use crate::board::size::MIN_SIZE;
-use crate::board::tables::LIGHT;
+use crate::board::tables::{slot, LIGHT};
 use crate::board::{Bitboard, Board, ByColor, Color, IllegalMove, Move, Point};
 use std::fmt;
 
@@ -73,10 +72,10 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         #[allow(clippy::let_unit_value)]
         let () = Geometry::<N, W>::VALID;
         Self {
-            word: LIGHT.words[N - MIN_SIZE],
+            word: LIGHT.words[slot(N)],
             chain: LIGHT.identity,
             libs: [layout::SCRATCH_LIBS; CELLS],
-            list: LIGHT.list[N - MIN_SIZE],
+            list: LIGHT.list[slot(N)],
             empty_count: (N * N) as u32,
             stones: [0; 2],
             ko: NO_KO,
@@ -88,10 +87,10 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     #[inline]
     pub fn clear(&mut self) {
         let len = Layout::<N, W>::LEN;
-        self.word[..len].copy_from_slice(&LIGHT.words[N - MIN_SIZE][..len]);
+        self.word[..len].copy_from_slice(&LIGHT.words[slot(N)][..len]);
         self.chain[..len].copy_from_slice(&LIGHT.identity[..len]);
         self.libs[..len].fill(layout::SCRATCH_LIBS);
-        self.list[..N * N].copy_from_slice(&LIGHT.list[N - MIN_SIZE][..N * N]);
+        self.list[..N * N].copy_from_slice(&LIGHT.list[slot(N)][..N * N]);
         self.empty_count = (N * N) as u32;
         self.stones = [0; 2];
         self.ko = NO_KO;
@@ -307,8 +306,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             let v = self.content(m);
             let black = u64::from(v == layout::BLACK).wrapping_neg();
             let white = u64::from(v == layout::WHITE).wrapping_neg();
-            hash ^=
-                (LIGHT.keys[N - MIN_SIZE][0][m] & black) ^ (LIGHT.keys[N - MIN_SIZE][1][m] & white);
+            hash ^= (LIGHT.keys[slot(N)][0][m] & black) ^ (LIGHT.keys[slot(N)][1][m] & white);
         }
         hash
     }

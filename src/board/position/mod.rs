@@ -48,8 +48,7 @@ use super::bitboard::Bitboard;
 use super::geometry::{
     bytes_eq, cell_of, zero_bytes, Geometry, Packed, CELL_EMPTY, CELL_OFF, MAILBOX,
 };
-use super::size::MIN_SIZE;
-use super::tables::EXACT;
+use super::tables::{slot, EXACT};
 use super::types::{ByColor, Color, Move, Point};
 use std::fmt;
 
@@ -149,9 +148,9 @@ impl<const N: usize, const W: usize> Board<N, W> {
             ko_color: Color::Black,
             captured: ByColor([0; 2]),
             empty_count: (N * N) as u32,
-            empty_list: EXACT.empty_list[N - MIN_SIZE],
-            empty_pos: EXACT.empty_pos[N - MIN_SIZE],
-            cell: EXACT.empty_cells[N - MIN_SIZE],
+            empty_list: EXACT.empty_list[slot(N)],
+            empty_pos: EXACT.empty_pos[slot(N)],
+            cell: EXACT.empty_cells[slot(N)],
             root: [[0; 64]; W],
             chains: [[Chain::EMPTY; 64]; W],
         }
@@ -166,9 +165,9 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.ko = NO_KO;
         self.captured = ByColor([0; 2]);
         self.empty_count = (N * N) as u32;
-        self.empty_list = EXACT.empty_list[N - MIN_SIZE];
-        self.empty_pos = EXACT.empty_pos[N - MIN_SIZE];
-        self.cell = EXACT.empty_cells[N - MIN_SIZE];
+        self.empty_list = EXACT.empty_list[slot(N)];
+        self.empty_pos = EXACT.empty_pos[slot(N)];
+        self.cell = EXACT.empty_cells[slot(N)];
     }
 
     /// Makes `self` equal to `src`, copying only live chain data (cheap for sparse boards).

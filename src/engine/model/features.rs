@@ -3,7 +3,7 @@
 //! Each move has exactly one value in each of the [`GROUPS`] groups (value 0 is "none" where a
 //! group can be absent), so that a move's strength is the product of one gamma per group.
 
-use crate::board::geometry::Geometry;
+use crate::board::geometry::{ring_image, Geometry};
 use crate::board::{Board, Color, Point};
 
 /// Feature groups, in the order of [`Features::values`].
@@ -69,8 +69,7 @@ fn smallest_image(code: u16) -> u16 {
         for turn in 0..4 {
             let mut image = 0u16;
             for k in 0..8 {
-                let m = if mirror { (10 - k) % 8 } else { k };
-                image |= cell(k) << (2 * ((m + 2 * turn) % 8));
+                image |= cell(k) << (2 * ring_image(k, mirror, turn));
             }
             best = best.min(image);
         }
