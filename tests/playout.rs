@@ -488,7 +488,20 @@ fn amaf_plies_limits_the_record_and_not_the_game() {
             if o.first_play != full.first_play {
                 cut_somewhere += 1;
             }
+            // `amaf_early` keeps the whole record and adds the prefix's as the early one.
+            let (b, e) = play(&PlayoutConfig {
+                amaf_early: k,
+                ..standard
+            });
+            assert!(b == full_board, "{ctx}");
+            assert_eq!(
+                (e.moves, e.score, e.owner, e.first_play),
+                (full.moves, full.score, full.owner, full.first_play),
+                "{ctx}"
+            );
+            assert_eq!(e.early_play, prefix.first_play, "{ctx}");
         }
+        assert_eq!(full.early_play, ByColor::default(), "seed {seed}");
     }
     assert!(cut_somewhere > 100, "{cut_somewhere}");
 }

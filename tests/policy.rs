@@ -5,7 +5,7 @@ use clap::{Parser, ValueEnum};
 use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
 use std::io::Cursor;
-use tengen::board::{Board9, Color, Point, COLUMNS};
+use tengen::board::{Board9, ByColor, Color, Point, COLUMNS};
 use tengen::cli::GtpArgs;
 use tengen::engine::presets::Preset;
 use tengen::gtp;
@@ -405,7 +405,23 @@ fn amaf_plies_limits_the_heavy_record_and_not_the_game() {
             if o.first_play != full.first_play {
                 cut_somewhere += 1;
             }
+            // `amaf_early` keeps the whole record and adds the prefix's as the early one.
+            let (b, e) = play(
+                &PlayoutConfig {
+                    amaf_early: k,
+                    ..standard
+                },
+                seed,
+            );
+            assert!(b == full_board, "seed {seed} k {k}");
+            assert_eq!(
+                (e.moves, e.score, e.first_play),
+                (full.moves, full.score, full.first_play),
+                "seed {seed} k {k}"
+            );
+            assert_eq!(e.early_play, prefix.first_play, "seed {seed} k {k}");
         }
+        assert_eq!(full.early_play, ByColor::default(), "seed {seed}");
     }
     assert!(cut_somewhere > 50, "{cut_somewhere}");
 }

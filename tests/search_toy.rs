@@ -63,6 +63,7 @@ impl SearchGame for Nim {
                     winner: Some(!self.to_move),
                     score: 0.0,
                     first_play: first,
+                    early_play: ByColor::default(),
                     owner: ByColor::default(),
                 };
             }
@@ -162,6 +163,7 @@ impl SearchGame for Ttt {
                         None => 0.0,
                     },
                     first_play: first,
+                    early_play: ByColor::default(),
                     owner: ByColor::default(),
                 };
             }
@@ -370,4 +372,91 @@ fn early_stop_when_the_best_cannot_be_overtaken() {
     let r = s.run(&g, &limits, &|_| false, None);
     assert!(r.playouts < 200_000, "stopped after {}", r.playouts);
     assert_eq!(r.best().unwrap().action, Action(2));
+}
+
+/// One move of two (0 or 1) by Black, then the game is over. Every rollout reports that Black
+/// played 1 first, and (when `early`) that it did so early.
+#[derive(Clone, Debug)]
+struct Pick {
+    moved: bool,
+    early: bool,
+}
+
+impl SearchGame for Pick {
+    type Set = Bits;
+
+    fn to_move(&self) -> Color {
+        if self.moved {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    fn tree_actions(&self, out: &mut Vec<Action>) {
+        if !self.moved {
+            out.extend([Action(0), Action(1)]);
+        }
+    }
+
+    fn play(&mut self, _: Action) {
+        self.moved = true;
+    }
+
+    fn copy_from(&mut self, src: &Self) {
+        self.clone_from(src);
+    }
+
+    fn rollout<R: RngCore>(&mut self, rng: &mut R) -> Rollout<Bits> {
+        let mut one = ByColor([Bits::default(); 2]);
+        one[Color::Black].insert(Action(1));
+        Rollout {
+            winner: Some(if rng.next_u32() & 1 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            }),
+            score: 0.0,
+            first_play: one,
+            early_play: if self.early { one } else { ByColor::default() },
+            owner: ByColor::default(),
+        }
+    }
+
+    fn action_space(&self) -> usize {
+        2
+    }
+}
+
+/// The tree's moves are always early, a rollout's plays when it says so: each early first play
+/// counts `amaf_early_weight` AMAF games, the others one, and without `amaf_early` all count one.
+#[test]
+fn early_first_plays_count_their_weight_in_amaf() {
+    for (early, amaf_early, weight) in [(false, 0, 3), (true, 0, 3), (false, 5, 3), (true, 5, 3)] {
+        let params = Params {
+            max_nodes: 1 << 10,
+            amaf_early,
+            amaf_early_weight: weight,
+            ..Params::default()
+        };
+        let g = Pick {
+            moved: false,
+            early,
+        };
+        let r = Searcher::new(params).run(&g, &Limits::playouts(200), &|_| false, None);
+        let child = |a: u16| {
+            let c = r.children.iter().find(|c| c.action == Action(a));
+            let c = c.expect("both moves are reported");
+            (c.visits, c.amaf_visits)
+        };
+        let ((n0, amaf0), (n1, amaf1)) = (child(0), child(1));
+        let ctx = format!("early {early}, amaf_early {amaf_early}");
+        assert!(n0 > 20 && n1 > 20, "{ctx}: {n0} {n1}");
+        let w = if amaf_early > 0 { weight } else { 1 };
+        // Move 0 is credited by its own tree move; move 1 by its tree move and by every rollout
+        // after move 0 (its rollouts name move 1, which is then Black's first play of it).
+        assert_eq!(amaf0, w * n0, "{ctx}");
+        let late = if early { w } else { 1 };
+        assert_eq!(amaf1, late * n0 + w * n1, "{ctx}");
+    }
 }

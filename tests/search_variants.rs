@@ -83,6 +83,7 @@ impl SearchGame for Coins {
             winner: Some(if black { Color::Black } else { Color::White }),
             score: if black { 1.0 } else { -1.0 },
             first_play: first,
+            early_play: ByColor::default(),
             owner: ByColor::default(),
         }
     }
@@ -547,10 +548,10 @@ fn ponder_over_a_pipe_reuses_the_tree() {
     );
 }
 
-/// `--amaf-plies` and `--rave-bias` play a game's move; without RAVE, or out of range, they
+/// `--amaf-plies`, `--rave-bias` and `--amaf-early` play a game's move; without RAVE, or out of range, they
 /// are refused with a message and the engine does not start.
 #[test]
-fn amaf_plies_and_rave_bias_flags() {
+fn amaf_plies_rave_bias_and_amaf_early_flags() {
     let run = |args: &[&str]| {
         let mut child = tengen_gtp(args);
         let mut stdin = child.stdin.take().unwrap();
@@ -566,6 +567,10 @@ fn amaf_plies_and_rave_bias_flags() {
         "30",
         "--rave-bias",
         "0.01",
+        "--amaf-early",
+        "10",
+        "--amaf-early-weight",
+        "3",
         "--playouts",
         "2000",
         "--quiet",
@@ -589,6 +594,18 @@ fn amaf_plies_and_rave_bias_flags() {
         ),
         (&["--amaf-plies", "0"][..], "--amaf-plies"),
         (&["--rave-bias", "0"][..], "--rave-bias"),
+        (
+            &["--amaf-early", "20", "--no-rave"][..],
+            "--amaf-early needs RAVE",
+        ),
+        (
+            &["--amaf-early-weight", "3"][..],
+            "--amaf-early-weight needs --amaf-early",
+        ),
+        (
+            &["--amaf-early", "20", "--amaf-early-weight", "17"][..],
+            "--amaf-early-weight",
+        ),
     ] {
         let o = run(args);
         assert!(!o.status.success(), "{args:?}");

@@ -52,6 +52,13 @@ pub struct GtpArgs {
     /// always do [default: every ply, or the preset's].
     #[arg(long, value_parser = amaf_plies, allow_negative_numbers = true)]
     pub amaf_plies: Option<u32>,
+    /// The tree's moves and the first N plies of each playout are early: their RAVE (AMAF)
+    /// credit counts --amaf-early-weight games [default: none, or the preset's].
+    #[arg(long, value_parser = amaf_plies, allow_negative_numbers = true)]
+    pub amaf_early: Option<u32>,
+    /// AMAF games an early first play counts for (1 to 16) [default: 2, or the preset's].
+    #[arg(long, value_parser = amaf_weight, allow_negative_numbers = true)]
+    pub amaf_early_weight: Option<u32>,
     /// Visits a leaf needs before it is expanded [default: 2, or the preset's].
     #[arg(long, value_parser = visits, allow_negative_numbers = true)]
     pub expand_after: Option<u32>,
@@ -222,6 +229,10 @@ fn amaf_plies(s: &str) -> Result<u32, BadValue> {
     values::count(s, "plies", 1, u64::from(u32::MAX)).map(|n| n as u32)
 }
 
+fn amaf_weight(s: &str) -> Result<u32, BadValue> {
+    values::count(s, "games", 1, 16).map(|n| n as u32)
+}
+
 fn visits(s: &str) -> Result<u32, BadValue> {
     values::count(s, "visits", 0, u64::from(u32::MAX)).map(|n| n as u32)
 }
@@ -286,6 +297,14 @@ impl GtpArgs {
                 "--amaf-plies has no effect with --no-rave".to_string()
             });
         }
+        if p.amaf_early > 0 && (flat || !p.rave) {
+            return Err(
+                "--amaf-early needs RAVE in the tree (not --no-rave or --algorithm flat)".into(),
+            );
+        }
+        if self.amaf_early_weight.is_some() && p.amaf_early == 0 {
+            return Err("--amaf-early-weight needs --amaf-early".into());
+        }
         Ok(())
     }
 
@@ -344,6 +363,8 @@ impl GtpArgs {
             prior_near: self.prior_near.unwrap_or(base.prior_near),
             model_prior: self.model_prior.unwrap_or(base.model_prior),
             amaf_plies: self.amaf_plies.unwrap_or(base.amaf_plies),
+            amaf_early: self.amaf_early.unwrap_or(base.amaf_early),
+            amaf_early_weight: self.amaf_early_weight.unwrap_or(base.amaf_early_weight),
             ..base
         };
         Settings {

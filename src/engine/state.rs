@@ -101,6 +101,14 @@ impl<const N: usize, const W: usize> GoState<N, W> {
         self
     }
 
+    /// The same state with the first `plies` plies of each playout also recorded as early
+    /// (see [`crate::mcts::Params::amaf_early`]).
+    #[must_use]
+    pub fn with_amaf_early(mut self, plies: u32) -> Self {
+        self.cfg.amaf_early = plies;
+        self
+    }
+
     /// The same state with rollouts that report each colour's area or not (`Rollout::owner`
     /// then empty): a search with ownership statistics needs them (the default).
     #[must_use]
@@ -266,6 +274,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
                 winner: winner_of(score),
                 score,
                 first_play: ByColor::default(),
+                early_play: ByColor::default(),
                 owner,
             };
         }
@@ -290,6 +299,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             winner: winner_of(o.score),
             score: o.score,
             first_play: o.first_play,
+            early_play: o.early_play,
             owner: o.owner,
         }
     }

@@ -150,6 +150,9 @@ pub struct Rollout<S> {
     pub score: f32,
     /// The actions each colour was first to play during the playout.
     pub first_play: ByColor<S>,
+    /// The part of `first_play` played in the playout's first [`Params::amaf_early`] plies
+    /// (may be empty: then no AMAF credit is weighed more).
+    pub early_play: ByColor<S>,
     /// What each colour owns at the end (for ownership statistics; may be empty).
     pub owner: ByColor<S>,
 }

@@ -94,6 +94,14 @@ pub struct Params {
     /// the tree's moves always do (`u32::MAX`: every ply). The late moves of a random game
     /// are far from the position searched, so their AMAF credit is mostly noise.
     pub amaf_plies: u32,
+    /// UCT with RAVE (Go): a playout's first this many plies (and the tree's moves) are
+    /// "early", and the AMAF credit of an early first play counts [`Params::amaf_early_weight`]
+    /// times (0: no ply is early). A move played soon after the position searched says more
+    /// about it than one played late.
+    pub amaf_early: u32,
+    /// How many AMAF games an early first play counts for when [`Params::amaf_early`] is on
+    /// (1: as any other).
+    pub amaf_early_weight: u32,
 }
 
 /// How a node's value is backed up.
@@ -175,6 +183,8 @@ impl Default for Params {
             model_prior: 0,
             even_prior: 0,
             amaf_plies: u32::MAX,
+            amaf_early: 0,
+            amaf_early_weight: 2,
         }
     }
 }

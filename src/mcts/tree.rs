@@ -240,9 +240,18 @@ impl Node {
     /// costs a sample, while a locked add per child per playout would cost much more.
     #[inline(always)]
     pub fn add_amaf(&self, half_points: u32) {
+        self.add_amaf_games(1, half_points);
+    }
+
+    /// Adds one AMAF result counted as `games` games (each won `half_points` half-points), as
+    /// [`Node::add_amaf`] does.
+    #[inline(always)]
+    pub fn add_amaf_games(&self, games: u32, half_points: u32) {
         let v = self.amaf.load(Relaxed);
-        self.amaf
-            .store(v + (1 << 32) + u64::from(half_points), Relaxed);
+        self.amaf.store(
+            v + (u64::from(games) << 32) + u64::from(games * half_points),
+            Relaxed,
+        );
     }
 
     /// Adds samples to the tree statistics (a prior from the transposition table).

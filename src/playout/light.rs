@@ -18,6 +18,9 @@ pub struct PlayoutConfig {
     /// after them are played but not recorded (`u32::MAX`: all of them). The search uses it to
     /// keep the noise of a playout's late moves out of its AMAF statistics.
     pub amaf_plies: u32,
+    /// Plies (passes included) whose first plays also go into [`Outcome::early_play`] (0:
+    /// none). The search weighs AMAF credit from them more ([`crate::mcts::Params::amaf_early`]).
+    pub amaf_early: u32,
 }
 
 impl PlayoutConfig {
@@ -28,6 +31,7 @@ impl PlayoutConfig {
             komi: 7.5,
             max_moves: 3 * (size * size) as u32,
             amaf_plies: u32::MAX,
+            amaf_early: 0,
         }
     }
 }
@@ -46,6 +50,9 @@ pub struct Outcome<const W: usize> {
     /// The points each colour was first to play on during the playout (for AMAF / RAVE), in
     /// its first [`PlayoutConfig::amaf_plies`] plies.
     pub first_play: ByColor<Bitboard<W>>,
+    /// The part of [`Outcome::first_play`] played in the first [`PlayoutConfig::amaf_early`]
+    /// plies (empty when that is 0).
+    pub early_play: ByColor<Bitboard<W>>,
     /// Each colour's area at the end (empty from [`light_playout_without_areas`]).
     pub owner: ByColor<Bitboard<W>>,
 }
@@ -230,20 +237,20 @@ pub fn light_playout_with<const N: usize, const W: usize, R: RngCore>(
     areas: bool,
     rng: &mut R,
 ) -> Outcome<W> {
-    let (moves, capped, first_play) = recorded_play_out(board, to_move, cfg, rng);
+    let (moves, capped, plays) = recorded_play_out(board, to_move, cfg, rng);
     if areas {
         let owner = board.areas();
         let score =
             owner[Color::Black].count() as f32 - owner[Color::White].count() as f32 - cfg.komi;
-        outcome(score, moves, capped, first_play, owner)
+        outcome(score, moves, capped, plays, owner)
     } else {
         let score = board.area_score() as f32 - cfg.komi;
-        outcome(score, moves, capped, first_play, ByColor::default())
+        outcome(score, moves, capped, plays, ByColor::default())
     }
 }
 
-/// [`play_out`] with the first-play record of its first `cfg.amaf_plies` plies: (plies,
-/// whether capped, the record).
+/// [`play_out`] with the first-play record of its first `cfg.amaf_plies` plies and of its
+/// first `cfg.amaf_early`: (plies, whether capped, the records).
 ///
 /// A ply marks its cell in a byte a cell, unless a stone was there first: a load, a select
 /// and a store, with no bitboard word or bit to compute. The marks become the two bitboards
@@ -255,8 +262,25 @@ fn recorded_play_out<const N: usize, const W: usize, R: RngCore>(
     to_move: Color,
     cfg: &PlayoutConfig,
     rng: &mut R,
-) -> (u32, bool, ByColor<Bitboard<W>>) {
+) -> (u32, bool, FirstPlays<W>) {
     let mut marks = FirstMarks([0; CELLS]);
+    if cfg.amaf_early > 0 {
+        // A second record for the early plies: its own loop, so that the usual one pays nothing.
+        let mut early = FirstMarks([0; CELLS]);
+        let (moves, capped) = play_out(board, to_move, cfg, rng, |c, m, ply| {
+            if ply < cfg.amaf_plies {
+                marks.mark(c, m);
+            }
+            if ply < cfg.amaf_early {
+                early.mark(c, m);
+            }
+        });
+        let plays = FirstPlays {
+            first: marks.bitboards::<N, W>(),
+            early: early.bitboards::<N, W>(),
+        };
+        return (moves, capped, plays);
+    }
     // Without a limit within the cap, a loop that does not compare every ply with it.
     let (moves, capped) = if cfg.amaf_plies >= cfg.max_moves {
         play_out(board, to_move, cfg, rng, |c, m, _| marks.mark(c, m))
@@ -267,7 +291,17 @@ fn recorded_play_out<const N: usize, const W: usize, R: RngCore>(
             }
         })
     };
-    (moves, capped, marks.bitboards::<N, W>())
+    let plays = FirstPlays {
+        first: marks.bitboards::<N, W>(),
+        early: ByColor::default(),
+    };
+    (moves, capped, plays)
+}
+
+/// A playout's first-play records ([`Outcome::first_play`], [`Outcome::early_play`]).
+struct FirstPlays<const W: usize> {
+    first: ByColor<Bitboard<W>>,
+    early: ByColor<Bitboard<W>>,
 }
 
 /// The colour that played first on each cell: 0 for none, else 1 << the colour's index.
@@ -337,7 +371,7 @@ fn outcome<const W: usize>(
     score: f32,
     moves: u32,
     capped: bool,
-    first_play: ByColor<Bitboard<W>>,
+    plays: FirstPlays<W>,
     owner: ByColor<Bitboard<W>>,
 ) -> Outcome<W> {
     Outcome {
@@ -350,7 +384,8 @@ fn outcome<const W: usize>(
         score,
         moves,
         capped,
-        first_play,
+        first_play: plays.first,
+        early_play: plays.early,
         owner,
     }
 }

@@ -118,6 +118,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         let root = GoState::new(self.game.board(), c, passes, self.game.komi())
             .with_policy(self.cfg.policy, Arc::clone(&self.tables), last)
             .with_amaf_plies(self.cfg.params.amaf_plies)
+            .with_amaf_early(self.cfg.params.amaf_early)
             .with_areas(ownership);
         let game = &self.game;
         let forbidden = |a: Action| match GoState::<N, W>::point(a) {

@@ -35,6 +35,11 @@ pub(super) fn backup<G: SearchGame, C: Cpu>(
     let tree = sh.tree;
     let root_to_move = sh.root.to_move();
     let mut first = out.first_play;
+    // Early first plays (the tree's moves and a playout's first `amaf_early` plies) count
+    // `amaf_early_weight` AMAF games each.
+    let mut early = out.early_play;
+    let weight = sh.params.amaf_early_weight;
+    let weigh = sh.params.amaf_early > 0 && weight > 1;
     let twice_score = (2.0 * out.score).round() as i64;
     for (d, &id) in path.iter().enumerate().rev() {
         let node = tree.node(id);
@@ -56,6 +61,10 @@ pub(super) fn backup<G: SearchGame, C: Cpu>(
                 let a = tree.node(next).action();
                 first[to_move].insert(a);
                 first[!to_move].remove(a);
+                if weigh {
+                    early[to_move].insert(a);
+                    early[!to_move].remove(a);
+                }
             }
             let r = reward(out.winner, to_move);
             let played = &first[to_move];
@@ -63,11 +72,17 @@ pub(super) fn backup<G: SearchGame, C: Cpu>(
             if kids.is_empty() {
                 continue;
             }
+            let early = &early[to_move];
             let mut hit = |k: usize| {
-                if d == 0 {
-                    root_amaf[k] += (1 << 32) + u64::from(r);
+                let w = if weigh && early.contains(kids[k].action()) {
+                    weight
                 } else {
-                    kids[k].add_amaf(r);
+                    1
+                };
+                if d == 0 {
+                    root_amaf[k] += (u64::from(w) << 32) + u64::from(w * r);
+                } else {
+                    kids[k].add_amaf_games(w, r);
                 }
             };
             let set = sets.get(tree, id);

@@ -367,6 +367,7 @@ fn heavy_playout_inline<const N: usize, const W: usize, R: RngCore>(
     let mut passes = 0u32;
     let mut seen = Bitboard::<W>::EMPTY;
     let mut first_play = ByColor([Bitboard::<W>::EMPTY; 2]);
+    let mut early_play = ByColor([Bitboard::<W>::EMPTY; 2]);
     let cap0 = [board.captured(Color::Black), board.captured(Color::White)];
     let mut mercy_winner = None;
     while moves < cfg.max_moves && passes < 2 {
@@ -381,6 +382,9 @@ fn heavy_playout_inline<const N: usize, const W: usize, R: RngCore>(
                 if moves <= cfg.amaf_plies && !seen.contains(i) {
                     first_play[c].insert(i);
                     seen.insert(i);
+                    if moves <= cfg.amaf_early {
+                        early_play[c].insert(i);
+                    }
                 }
                 last = Some(i);
                 log.push(Some(i));
@@ -429,6 +433,7 @@ fn heavy_playout_inline<const N: usize, const W: usize, R: RngCore>(
         moves,
         capped: passes < 2 && mercy_winner.is_none(),
         first_play,
+        early_play,
         owner,
     }
 }
