@@ -68,8 +68,14 @@ impl Session {
         match self.responses.recv_timeout(within) {
             Ok(r) => r.trim_end().to_string(),
             Err(e) => {
+                // Killed first, so the ranks' stderr ends and can be read whole: a failure
+                // under load then shows what the ranks said, not only that they were slow.
                 let _ = self.child.kill();
-                panic!("no response to {cmd} within {within:?}: {e}");
+                let mut err = String::new();
+                if let Some(mut s) = self.child.stderr.take() {
+                    let _ = s.read_to_string(&mut err);
+                }
+                panic!("no response to {cmd} within {within:?}: {e}; the ranks' stderr:\n{err}");
             }
         }
     }
@@ -228,7 +234,12 @@ fn a_killed_rank_ends_the_job_with_a_report() {
     let _ = writeln!(s.stdin, "genmove w");
     let _ = s.stdin.flush();
     while s.child.try_wait().unwrap().is_none() {
-        assert!(t.elapsed() < Duration::from_secs(30), "mpirun still runs");
+        if t.elapsed() > Duration::from_secs(30) {
+            let _ = s.child.kill();
+            let mut err = String::new();
+            let _ = s.child.stderr.take().unwrap().read_to_string(&mut err);
+            panic!("mpirun still runs 30 s after rank 1 was killed; the ranks' stderr:\n{err}");
+        }
         std::thread::sleep(Duration::from_millis(50));
     }
     assert!(!s.child.wait().unwrap().success());
