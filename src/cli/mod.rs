@@ -11,6 +11,7 @@ mod output;
 mod policy_args;
 mod profile;
 mod progress;
+mod tune;
 
 pub use analysis::AnalysisArgs;
 pub use bench::BenchArgs;
@@ -44,6 +45,8 @@ pub enum Command {
     Analysis(AnalysisArgs),
     /// Fit the move model on game records, or measure its prediction rate.
     Model(model::ModelArgs),
+    /// Tune an engine's numeric flags by self-play (SPSA over pairs of games).
+    Tune(tune::TuneArgs),
     /// Print the help of tengen or of one of its commands (`tengen help bench`).
     Help {
         /// The command to describe.
@@ -60,6 +63,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Match(a)) => r#match::run(&a),
         Some(Command::Analysis(a)) => analysis::run(&a),
         Some(Command::Model(a)) => model::run(&a),
+        Some(Command::Tune(a)) => tune::run(&a),
         Some(Command::Help { command }) => help(command.as_deref()),
         None => gtp::run(&GtpArgs::default()),
     }
@@ -109,6 +113,6 @@ mod tests {
         assert!(help(Some("nonsense"))
             .unwrap_err()
             .to_string()
-            .contains("the commands are bench, profile, gtp, match, analysis, model, help"));
+            .contains("the commands are bench, profile, gtp, match, analysis, model, tune, help"));
     }
 }

@@ -366,6 +366,28 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Plays games `games` of the match `a` in one stream of its own, writing no records, and
+/// returns engine A's points in each (1 a win, 0.5 a draw, 0 a loss or forfeit): the games of
+/// `tengen tune`.
+pub(super) fn play_unrecorded(a: &MatchArgs, games: &[u32]) -> anyhow::Result<Vec<f64>> {
+    let mut stream = Stream::new(a)?;
+    let mut points = Vec::with_capacity(games.len());
+    for &g in games {
+        match stream.play(g) {
+            Ok(r) => points.push(match r.ending.winner() {
+                Some(c) => f64::from(u8::from((c == Color::Black) == r.a_black)),
+                None => 0.5,
+            }),
+            Err(e) => {
+                stream.quit();
+                return Err(e);
+            }
+        }
+    }
+    stream.quit();
+    Ok(points)
+}
+
 /// Writes a finished game's record.
 fn write_record(a: &MatchArgs, r: &GameResult) -> anyhow::Result<()> {
     let g = r.g;
