@@ -23,7 +23,7 @@
 //!     |
 //!   analysis   the JSON analysis protocol (KataGo's), reading lines with gtp's bounded reader
 //!     |
-//!   cli        `tengen bench`, `profile`, `gtp`, `match`, `analysis` (src/main.rs stays thin)
+//!   cli        `tengen bench`, `profile`, `gtp`, `match`, `analysis`, `model`, `tune` (src/main.rs stays thin)
 //! ```
 //!
 //! `gtp`, `analysis` and `cli` reach the search only through [`engine`] (which re-exports the search
