@@ -159,7 +159,7 @@ fn read_log(args: &TuneArgs) -> anyhow::Result<(u64, Vec<f64>)> {
             want.replace('\t', " ")
         );
     }
-    let Some(last) = lines.filter(|l| !l.trim().is_empty()).last() else {
+    let Some(last) = lines.rfind(|l| !l.trim().is_empty()) else {
         return Ok((0, args.params.iter().map(|p| p.start).collect()));
     };
     let fields: Vec<&str> = last.split('\t').collect();
