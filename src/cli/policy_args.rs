@@ -66,10 +66,6 @@ pub struct PolicyArgs {
     /// Constant temperature: draw random moves with probability exp(K v) (0: uniform).
     #[arg(long, value_name = "K", value_parser = temperature, allow_negative_numbers = true)]
     pub temperature: Option<f32>,
-    /// Probability of retaking a ko the opponent took within the last three plies, as soon as
-    /// the ko rule allows (0 to 1; 0: never).
-    #[arg(long, value_name = "P", value_parser = probability, allow_negative_numbers = true)]
-    pub ko_retake: Option<f32>,
 }
 
 fn probability(s: &str) -> Result<f32, BadValue> {
@@ -126,9 +122,6 @@ impl PolicyArgs {
         }
         if let Some(v) = self.temperature {
             p.temperature = v;
-        }
-        if let Some(v) = self.ko_retake {
-            p.ko_retake = v;
         }
         p
     }

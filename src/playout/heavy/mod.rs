@@ -37,7 +37,7 @@ mod urgencies;
 
 pub use policy::{EyeRule, Lgr, MoveLog, Policy, PolicyTables, PASS_CODE};
 
-use crate::board::geometry::{cell_of, CELL_EMPTY};
+use crate::board::geometry::CELL_EMPTY;
 use crate::board::{Bitboard, Board, ByColor, Color, Point};
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::X86_64V3;
@@ -335,46 +335,6 @@ impl<const N: usize, const W: usize, R: RngCore> crate::cpu::Task for HeavyTask<
     }
 }
 
-/// A ko capture in a playout: the point `banned` may not retake at once, and the stone that
-/// took it.
-#[derive(Clone, Copy, Debug)]
-struct KoTaken {
-    point: usize,
-    taker: usize,
-    banned: Color,
-    /// The ply (counted as in the playout loop) the ko was taken at.
-    ply: u32,
-}
-
-impl Mover<'_> {
-    /// The retake of the ko `k` by `c` at ply `ply`, with probability `p`: when `c` is the
-    /// side it banned, at most three plies have passed, and the taking stone still stands
-    /// alone in atari on the ko point, so that the retake captures it.
-    #[inline(always)]
-    fn ko_retake<const N: usize, const W: usize, R: RngCore>(
-        &self,
-        board: &Board<N, W>,
-        c: Color,
-        k: KoTaken,
-        ply: u32,
-        p: f32,
-        rng: &mut R,
-    ) -> Option<usize> {
-        let still_ko = k.banned == c
-            && ply - k.ply <= 3
-            && board.cell_at(k.point) == CELL_EMPTY
-            && board.cell_at(k.taker) == cell_of((!c).index())
-            && {
-                let taker = board.stone_chain(k.taker);
-                taker.size == 1 && taker.lib_count == 1 && taker.libs.contains(k.point)
-            };
-        (still_ko
-            && ((rng.next_u32() >> 8) as f32) < p * 16_777_216.0
-            && self.acceptable(board, c, k.point))
-        .then_some(k.point)
-    }
-}
-
 /// [`heavy_playout`]'s body. `Mover::choose` stays out of line (inlining it too measured
 /// 1.008x the CPU time of the default preset's genmove); its own copy for x86-64-v3, with
 /// every rule inlined into it, is called when the CPU has those features (part of a step that
@@ -410,32 +370,15 @@ fn heavy_playout_inline<const N: usize, const W: usize, R: RngCore>(
     let mut early_play = ByColor([Bitboard::<W>::EMPTY; 2]);
     let cap0 = [board.captured(Color::Black), board.captured(Color::White)];
     let mut mercy_winner = None;
-    let mut ko_taken: Option<KoTaken> = None;
     while moves < cfg.max_moves && passes < 2 {
         moves += 1;
         let own_prev = prev;
         // The next mover's own previous move is the move `c` now answers.
         prev = last;
-        let retake = match ko_taken {
-            Some(k) if policy.ko_retake > 0.0 => {
-                mover.ko_retake(board, c, k, moves, policy.ko_retake, rng)
-            }
-            _ => None,
-        };
-        match retake.or_else(|| mover.choose_with(v3, board, c, last, own_prev, rng)) {
+        match mover.choose_with(v3, board, c, last, own_prev, rng) {
             Some(i) => {
                 board.play_unchecked(c, Point::from_index(i));
                 passes = 0;
-                if policy.ko_retake > 0.0 {
-                    if let Some((p, banned)) = board.ko() {
-                        ko_taken = Some(KoTaken {
-                            point: p.index(),
-                            taker: i,
-                            banned,
-                            ply: moves,
-                        });
-                    }
-                }
                 if moves <= cfg.amaf_plies && !seen.contains(i) {
                     first_play[c].insert(i);
                     seen.insert(i);
@@ -499,55 +442,8 @@ fn heavy_playout_inline<const N: usize, const W: usize, R: RngCore>(
 mod tests {
     use super::policy::SLOTS;
     use super::*;
-    use crate::board::{Board9, Move};
+    use crate::board::Board9;
     use rand_pcg::Pcg32;
-
-    /// Black's stone on c2 taken by White's ko capture on b2; Black may retake on c2 once the
-    /// ban is over, not at once, not after three plies and not when the taker has gone.
-    #[test]
-    fn a_ko_is_retaken_when_the_rule_allows() {
-        let at = |x, y| Board9::point(x, y).expect("on the board");
-        let mut b = Board9::new();
-        let play = |b: &mut Board9, c, x, y| b.play(c, Move::Play(at(x, y))).expect("legal");
-        for (x, y) in [(1, 0), (0, 1), (1, 2), (2, 1)] {
-            play(&mut b, Color::Black, x, y);
-        }
-        for (x, y) in [(2, 0), (3, 1), (2, 2), (1, 1)] {
-            play(&mut b, Color::White, x, y);
-        }
-        let (point, banned) = b.ko().expect("White's b2 took a ko");
-        assert_eq!((point, banned), (at(2, 1), Color::Black));
-        let k = KoTaken {
-            point: point.index(),
-            taker: at(1, 1).index(),
-            banned,
-            ply: 10,
-        };
-        let tables = PolicyTables::new();
-        let policy = Policy {
-            ko_retake: 1.0,
-            ..Policy::LIGHT
-        };
-        let mover = Mover::new(&policy, &tables);
-        let rng = &mut Pcg32::new(1, 2);
-        let mut retake = |b: &Board9, c, ply, p| mover.ko_retake(b, c, k, ply, p, rng);
-        // Banned at once; White is not the side to retake.
-        assert_eq!(retake(&b, Color::Black, 11, 1.0), None);
-        assert_eq!(retake(&b, Color::White, 11, 1.0), None);
-        // A threat and an answer elsewhere: the retake, if drawn.
-        play(&mut b, Color::Black, 7, 7);
-        play(&mut b, Color::White, 6, 6);
-        assert_eq!(retake(&b, Color::Black, 13, 1.0), Some(point.index()));
-        assert_eq!(retake(&b, Color::Black, 13, 0.0), None);
-        assert_eq!(retake(&b, Color::Black, 15, 1.0), None);
-        // White connects on c2: no ko left to retake.
-        let mut filled = b.clone();
-        play(&mut filled, Color::White, 2, 1);
-        assert_eq!(retake(&filled, Color::Black, 13, 1.0), None);
-        // Black retakes: the board's own ko record now bans White.
-        play(&mut b, Color::Black, 2, 1);
-        assert_eq!(b.ko(), Some((at(1, 1), Color::White)));
-    }
 
     #[test]
     fn light_policy_is_recognised() {
@@ -573,7 +469,6 @@ mod tests {
             lgr: Lgr::Lgrf1,
             mercy: 0,
             temperature: 0.0,
-            ko_retake: 0.5,
         };
         let mut log = MoveLog::new(400);
         let mut rng = Pcg32::new(3, 5);

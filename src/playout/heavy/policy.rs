@@ -54,9 +54,6 @@ pub struct Policy {
     /// Inverse temperature `K` of `exp(K v)` move weights (0: uniform). The values `v` come from
     /// the searcher through [`PolicyTables::set_values`].
     pub temperature: f32,
-    /// Probability of retaking a ko the opponent took within the last three plies, as soon as
-    /// the ko rule allows it, before any other rule (0: never).
-    pub ko_retake: f32,
 }
 
 impl Policy {
@@ -72,7 +69,6 @@ impl Policy {
         lgr: Lgr::Off,
         mercy: 0,
         temperature: 0.0,
-        ko_retake: 0.0,
     };
 
     /// Whether this is exactly the light playout (callers then use the light kernel).
