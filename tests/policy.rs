@@ -200,6 +200,65 @@ fn a_hane_pattern_is_played_next_to_the_last_move() {
 }
 
 #[test]
+fn the_vital_point_of_a_small_eye_space_is_found() {
+    let nakade = |rows: &str, c: Color, last: &str| Mover::nakade_point(&board(rows), c, idx(last));
+    let rows = |bottom_three: &str| {
+        format!(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             {bottom_three}"
+        )
+    };
+    // A straight three, a bent three and a pyramid four of White's in the corner: Black plays
+    // the point with the most neighbours in the space.
+    let straight = rows(
+        ". . . . . . . . .
+         O O O O . . . . .
+         . . . O . . . . .",
+    );
+    assert_eq!(nakade(&straight, Color::Black, "d1"), Some(idx("b1")));
+    let bent = rows(
+        "O . . . . . . . .
+         . O . . . . . . .
+         . . O . . . . . .",
+    );
+    assert_eq!(nakade(&bent, Color::Black, "b2"), Some(idx("a1")));
+    let pyramid = rows(
+        ". O . . . . . . .
+         O . O . . . . . .
+         . . . O . . . . .",
+    );
+    assert_eq!(nakade(&pyramid, Color::Black, "d1"), Some(idx("b1")));
+    // The owner has no vital point to take in its own space; nor has a space that touches
+    // the mover's stones.
+    assert_eq!(nakade(&straight, Color::White, "d1"), None);
+    let touched = rows(
+        ". . . . . . . . .
+         X O O O . . . . .
+         . . . O . . . . .",
+    );
+    assert_eq!(nakade(&touched, Color::Black, "d1"), None);
+    // A straight four lives whoever plays first (two points with two neighbours), and a space
+    // of more than six points is no eye space.
+    let four = rows(
+        ". . . . . . . . .
+         O O O O O . . . .
+         . . . . O . . . .",
+    );
+    assert_eq!(nakade(&four, Color::Black, "e1"), None);
+    let open = rows(
+        ". . . . . . . . .
+         . . . . . . . . .
+         . . . O . . . . .",
+    );
+    assert_eq!(nakade(&open, Color::Black, "d1"), None);
+}
+
+#[test]
 fn a_stored_reply_is_replayed_and_learning_follows_the_winner() {
     let pol = Policy {
         lgr: Lgr::Lgr1,

@@ -66,6 +66,10 @@ pub struct PolicyArgs {
     /// Constant temperature: draw random moves with probability exp(K v) (0: uniform).
     #[arg(long, value_name = "K", value_parser = temperature, allow_negative_numbers = true)]
     pub temperature: Option<f32>,
+    /// Probability of playing the vital point of the opponent's small eye space (3 to 6
+    /// points) next to the previous move (0 to 1; 0: never).
+    #[arg(long, value_name = "P", value_parser = probability, allow_negative_numbers = true)]
+    pub nakade: Option<f32>,
 }
 
 fn probability(s: &str) -> Result<f32, BadValue> {
@@ -122,6 +126,9 @@ impl PolicyArgs {
         }
         if let Some(v) = self.temperature {
             p.temperature = v;
+        }
+        if let Some(v) = self.nakade {
+            p.nakade = v;
         }
         p
     }

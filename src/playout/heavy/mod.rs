@@ -12,12 +12,14 @@
 //! 3. **playing atari** (Cazenave 2007 section 4.2): Golois's urgencies for strings with two
 //!    liberties (10000 / 1000 / 200 x size) on the strings at the previous move, drawn against
 //!    a weight of 1 for every other move;
-//! 4. **3x3 patterns** (Bouzy 2007, the Teye report): the MoGo shapes on the empty points around
+//! 4. **nakade** (as Pachi's playouts have it): with some probability, the vital point of a
+//!    small eye space of the opponent's next to the previous move;
+//! 5. **3x3 patterns** (Bouzy 2007, the Teye report): the MoGo shapes on the empty points around
 //!    the previous move ([`patterns`]), then, if asked and none matched, around the mover's own
 //!    move before it;
-//! 5. **last-move locality** (Bouzy 2007): with some probability, a random move next to the
+//! 6. **last-move locality** (Bouzy 2007): with some probability, a random move next to the
 //!    previous one;
-//! 6. a **random move**, uniform over candidates, or drawn with probability `exp(K v)` under a
+//! 7. a **random move**, uniform over candidates, or drawn with probability `exp(K v)` under a
 //!    **constant temperature** (Bouzy and Helmstetter 2003 section 4.3).
 //!
 //! Candidates obey the chosen **eye rule** ([`EyeRule`]: the kernel's eyelike test, the plain
@@ -218,6 +220,13 @@ impl<'a> Mover<'a> {
                 let rest = u64::from(board.empty_count());
                 if let Some(p) = self.pick(board, c, &mut urgent, rest, rng) {
                     return Some(p);
+                }
+            }
+            if pol.nakade > 0.0 && ((rng.next_u32() >> 8) as f32) < pol.nakade * 16_777_216.0 {
+                if let Some(v) = Self::nakade_point(board, c, l) {
+                    if self.acceptable(board, c, v) {
+                        return Some(v);
+                    }
                 }
             }
             if pol.patterns {
@@ -469,6 +478,7 @@ mod tests {
             lgr: Lgr::Lgrf1,
             mercy: 0,
             temperature: 0.0,
+            nakade: 0.5,
         };
         let mut log = MoveLog::new(400);
         let mut rng = Pcg32::new(3, 5);

@@ -54,6 +54,10 @@ pub struct Policy {
     /// Inverse temperature `K` of `exp(K v)` move weights (0: uniform). The values `v` come from
     /// the searcher through [`PolicyTables::set_values`].
     pub temperature: f32,
+    /// Probability of playing the vital point of a small eye space of the opponent's next to
+    /// the previous move ([`super::Mover::nakade_point`]), after the two-liberty rule (0:
+    /// never).
+    pub nakade: f32,
 }
 
 impl Policy {
@@ -69,6 +73,7 @@ impl Policy {
         lgr: Lgr::Off,
         mercy: 0,
         temperature: 0.0,
+        nakade: 0.0,
     };
 
     /// Whether this is exactly the light playout (callers then use the light kernel).

@@ -291,6 +291,60 @@ impl Mover<'_> {
             .map_or(0, |k| u.weights[k])
     }
 
+    /// The vital point of a small eye space next to `last` (the opponent's move): an empty
+    /// region of 3 to 6 points touching `last`, enclosed by the opponent's stones and the edge
+    /// only, whose one point with the most neighbours in the region has at least two. That is
+    /// the middle of a straight or bent three, the centre of a pyramid four, a bulky or
+    /// crossed five and a rabbity six: played there, the space makes one eye at most. Shapes
+    /// with two such points (a straight or bent four, a 2x3 six) or none (a square four) live
+    /// or die whoever plays first, and have none.
+    #[must_use]
+    #[inline(always)]
+    pub fn nakade_point<const N: usize, const W: usize>(
+        board: &Board<N, W>,
+        c: Color,
+        last: usize,
+    ) -> Option<usize> {
+        let empty = board.empty();
+        let own = board.stones(c);
+        let mut seen = Bitboard::<W>::default();
+        for q in Geometry::<N, W>::around(last) {
+            if !empty.contains(q) || seen.contains(q) {
+                continue;
+            }
+            // The region of `q`, grown one step at a time and dropped once past six points.
+            let mut region = Bitboard::single(q);
+            let small = loop {
+                let grown = (Geometry::<N, W>::neighbours(region) & empty) | region;
+                if grown == region {
+                    break true;
+                }
+                if grown.count() > 6 {
+                    break false;
+                }
+                region = grown;
+            };
+            seen |= region;
+            if !small || region.count() < 3 || Geometry::<N, W>::neighbours(region).intersects(own)
+            {
+                continue;
+            }
+            let (mut best, mut most, mut ties) = (0, 0, 0);
+            for p in region.iter() {
+                let n = (Geometry::<N, W>::neighbours(Bitboard::single(p)) & region).count();
+                if n > most {
+                    (best, most, ties) = (p, n, 1);
+                } else if n == most {
+                    ties += 1;
+                }
+            }
+            if most >= 2 && ties == 1 {
+                return Some(best);
+            }
+        }
+        None
+    }
+
     /// A random pattern move on an empty point around `last` (not a self-atari), or `None`.
     pub fn pattern_move<const N: usize, const W: usize, R: RngCore>(
         &self,
