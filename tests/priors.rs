@@ -43,6 +43,7 @@ fn knowledge(w: u32) -> PriorWeights {
         knowledge: w,
         near_last: 0,
         model: 0,
+        model_every_size: false,
     }
 }
 
@@ -139,6 +140,7 @@ fn moves_near_the_previous_move_are_favoured() {
         knowledge: 0,
         near_last: 7,
         model: 0,
+        model_every_size: false,
     };
     let won7 = Stats {
         visits: 7,
@@ -164,6 +166,7 @@ fn moves_near_the_previous_move_are_favoured() {
         knowledge: 20,
         near_last: 7,
         model: 0,
+        model_every_size: false,
     };
     assert_eq!(prior_with(&s, "b2", both), prior_of(&s, "b2", 20));
     assert_eq!(prior_with(&s, "h4", both), won7);
@@ -215,6 +218,7 @@ fn the_move_model_favours_the_capture_over_the_first_line() {
         knowledge: 0,
         near_last: 0,
         model: 100,
+        model_every_size: false,
     };
     let s = position();
     // The shares are of every action given: all the empty points here.
@@ -233,4 +237,32 @@ fn the_move_model_favours_the_capture_over_the_first_line() {
     out.clear();
     s.priors(&empty, knowledge(0), &mut out);
     assert!(out.iter().all(|st| *st == Stats::default()));
+}
+
+/// The 9x9 model on 13x13: no games without `model_every_size` (13x13 has no model of its
+/// own), all won with it, some moves more than others.
+#[test]
+fn the_nine_by_nine_model_serves_other_sizes_only_when_asked() {
+    use tengen::board::Board;
+    let b = Board::<13, 3>::new();
+    let s = GoState::new(&b, Color::Black, 0, 7.5);
+    let all: Vec<Action> = Board::<13, 3>::points()
+        .map(GoState::<13, 3>::action)
+        .collect();
+    let mut weights = PriorWeights {
+        model: 100,
+        ..PriorWeights::default()
+    };
+    let mut out = Vec::new();
+    s.priors(&all, weights, &mut out);
+    assert!(out.iter().all(|st| *st == Stats::default()));
+    weights.model_every_size = true;
+    out.clear();
+    s.priors(&all, weights, &mut out);
+    assert!(out.iter().all(|st| st.wins == 2 * st.visits));
+    let (lo, hi) = (
+        out.iter().map(|st| st.visits).min().unwrap(),
+        out.iter().map(|st| st.visits).max().unwrap(),
+    );
+    assert!(hi > lo && hi > 0, "{lo} {hi}");
 }

@@ -153,6 +153,10 @@ pub struct GtpArgs {
     /// [default: 0, or the preset's]
     #[arg(long, value_parser = prior_games, allow_negative_numbers = true)]
     pub model_prior: Option<u32>,
+    /// With --model-prior: use the 9x9 move model on the sizes that have no model of their
+    /// own (its features do not depend on the size; not yet measured as a default there).
+    #[arg(long)]
+    pub model_every_size: bool,
     /// Think on the opponent's time: after our move, search until the next command arrives.
     #[arg(long)]
     pub ponder: bool,
@@ -362,6 +366,7 @@ impl GtpArgs {
             even_prior: self.even_prior.unwrap_or(base.even_prior),
             prior_near: self.prior_near.unwrap_or(base.prior_near),
             model_prior: self.model_prior.unwrap_or(base.model_prior),
+            model_every_size: self.model_every_size || base.model_every_size,
             amaf_plies: self.amaf_plies.unwrap_or(base.amaf_plies),
             amaf_early: self.amaf_early.unwrap_or(base.amaf_early),
             amaf_early_weight: self.amaf_early_weight.unwrap_or(base.amaf_early_weight),

@@ -376,7 +376,14 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         // The move model's wins: sqrt(p) * weight, p the move's share of every action's
         // strength (the pass has none).
         let model = (weights.model > 0)
-            .then(|| crate::engine::model::builtin(N))
+            .then(|| {
+                let nine = || {
+                    weights
+                        .model_every_size
+                        .then(|| crate::engine::model::builtin(9))
+                };
+                crate::engine::model::builtin(N).or_else(|| nine().flatten())
+            })
             .flatten();
         // On the stack, not a vector: this runs at every expansion. A board has at most
         // MAX_SIZE^2 moves and the pass. Zeroed only when the model is on.

@@ -262,6 +262,8 @@ pub struct PriorWeights {
     pub near_last: u32,
     /// Games won at a model probability of 1 ([`Params::model_prior`]).
     pub model: u32,
+    /// The 9x9 model on sizes without their own ([`Params::model_every_size`]).
+    pub model_every_size: bool,
 }
 
 /// Runs a search task of game `G`: with the CPU's best instruction set when

@@ -85,6 +85,9 @@ pub struct Params {
     /// of its probability under the learned move model (`sqrt(p) * model_prior`; 0: none, and
     /// none on sizes without a model). They go where [`Params::prior_into`] says.
     pub model_prior: u32,
+    /// UCT (Go): the 9x9 move model serves the sizes that have none of their own (its
+    /// features do not depend on the size), instead of no model prior there.
+    pub model_every_size: bool,
     /// UCT: virtual games at an even result (half a win each) in every new child's own
     /// statistics, so that a child's first real results move its value by little and an
     /// unvisited child is not preferred to every visited one (0: none). They count in the
@@ -181,6 +184,7 @@ impl Default for Params {
             prior_into: PriorInto::Amaf,
             prior_near: 0,
             model_prior: 0,
+            model_every_size: false,
             even_prior: 0,
             amaf_plies: u32::MAX,
             amaf_early: 0,

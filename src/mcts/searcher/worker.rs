@@ -207,6 +207,7 @@ pub(super) fn expand<G: SearchGame>(
             knowledge: params.prior,
             near_last: params.prior_near,
             model: params.model_prior,
+            model_every_size: params.model_every_size,
         };
         state.priors(actions, weights, priors);
     }
