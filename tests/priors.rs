@@ -42,8 +42,7 @@ fn knowledge(w: u32) -> PriorWeights {
     PriorWeights {
         knowledge: w,
         near_last: 0,
-        model: 0,
-        model_every_size: false,
+        ..PriorWeights::default()
     }
 }
 
@@ -139,8 +138,7 @@ fn moves_near_the_previous_move_are_favoured() {
     let near = PriorWeights {
         knowledge: 0,
         near_last: 7,
-        model: 0,
-        model_every_size: false,
+        ..PriorWeights::default()
     };
     let won7 = Stats {
         visits: 7,
@@ -165,8 +163,7 @@ fn moves_near_the_previous_move_are_favoured() {
     let both = PriorWeights {
         knowledge: 20,
         near_last: 7,
-        model: 0,
-        model_every_size: false,
+        ..PriorWeights::default()
     };
     assert_eq!(prior_with(&s, "b2", both), prior_of(&s, "b2", 20));
     assert_eq!(prior_with(&s, "h4", both), won7);
@@ -218,7 +215,7 @@ fn the_move_model_favours_the_capture_over_the_first_line() {
         knowledge: 0,
         near_last: 0,
         model: 100,
-        model_every_size: false,
+        ..PriorWeights::default()
     };
     let s = position();
     // The shares are of every action given: all the empty points here.
@@ -265,4 +262,57 @@ fn the_nine_by_nine_model_serves_other_sizes_only_when_asked() {
         out.iter().map(|st| st.visits).max().unwrap(),
     );
     assert!(hi > lo && hi > 0, "{lo} {hi}");
+}
+
+/// The opening's lines on the large boards: on an empty 19x19 board every third- and
+/// fourth-line point wins `lines` games and no other point gets any; next to a stone the
+/// area is no longer empty; 9x9 gets none.
+#[test]
+fn third_and_fourth_lines_in_empty_areas_are_favoured_on_large_boards() {
+    use tengen::board::Board;
+    let lines = PriorWeights {
+        lines: 9,
+        ..PriorWeights::default()
+    };
+    let won9 = Stats {
+        visits: 9,
+        wins: 18,
+    };
+    let mut b = Board::<19, 6>::new();
+    let s = GoState::new(&b, Color::Black, 0, 7.5);
+    let all: Vec<Point> = Board::<19, 6>::points().collect();
+    let actions: Vec<Action> = all.iter().map(|&p| GoState::<19, 6>::action(p)).collect();
+    let mut out = Vec::new();
+    s.priors(&actions, lines, &mut out);
+    for (p, st) in all.iter().zip(&out) {
+        let (x, y) = (p.index() % 20, p.index() / 20);
+        let line = x.min(y).min(18 - x).min(18 - y);
+        let want = if line == 2 || line == 3 {
+            won9
+        } else {
+            Stats::default()
+        };
+        assert_eq!(*st, want, "({x}, {y}) on line {}", line + 1);
+    }
+    // A stone at (3, 3): the fourth-line points within three steps of it get nothing, those
+    // farther away still do.
+    let stone = Board::<19, 6>::point(3, 3).unwrap();
+    b.play(Color::White, tengen::board::Move::Play(stone))
+        .unwrap();
+    let s = GoState::new(&b, Color::Black, 0, 7.5);
+    let at = |x: usize, y: usize| {
+        let p = Board::<19, 6>::point(x, y).unwrap();
+        let mut out = Vec::new();
+        s.priors(&[GoState::<19, 6>::action(p)], lines, &mut out);
+        out[0]
+    };
+    assert_eq!(at(3, 6), Stats::default());
+    assert_eq!(at(2, 5), Stats::default());
+    assert_eq!(at(3, 7), won9);
+    assert_eq!(at(15, 3), won9);
+    // 9x9: none, whatever the line.
+    let s9 = position();
+    for v in ["c3", "d4", "g7"] {
+        assert_eq!(prior_with(&s9, v, lines), Stats::default(), "{v}");
+    }
 }

@@ -148,15 +148,22 @@ pub struct GtpArgs {
     /// for none. They go where --prior-into says. [default: 0, or the preset's]
     #[arg(long, value_parser = prior_games, allow_negative_numbers = true)]
     pub prior_near: Option<u32>,
+    /// Games won, as prior knowledge, by a move on the third or fourth line in an empty area
+    /// (no stone within three steps) on boards of 13x13 and larger; 0 for none. They go where
+    /// --prior-into says. [default: 0, or the preset's]
+    #[arg(long, value_parser = prior_games, allow_negative_numbers = true)]
+    pub prior_lines: Option<u32>,
     /// Games won, as prior knowledge, by each move: sqrt(p) times this, p its probability
-    /// under the learned move model (9x9 only); 0 for none. They go where --prior-into says.
+    /// under the learned move model (9x9's, and other sizes' with --model-every-size); 0 for none. They go where --prior-into says.
     /// [default: 0, or the preset's]
     #[arg(long, value_parser = prior_games, allow_negative_numbers = true)]
     pub model_prior: Option<u32>,
     /// With --model-prior: use the 9x9 move model on the sizes that have no model of their
-    /// own (its features do not depend on the size; not yet measured as a default there).
-    #[arg(long)]
-    pub model_every_size: bool,
+    /// own (its features do not depend on the size). `--model-every-size=false` turns it off.
+    /// [default: false, or the preset's]
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true",
+          value_name = "BOOL")]
+    pub model_every_size: Option<bool>,
     /// Think on the opponent's time: after our move, search until the next command arrives.
     #[arg(long)]
     pub ponder: bool,
@@ -365,8 +372,9 @@ impl GtpArgs {
             },
             even_prior: self.even_prior.unwrap_or(base.even_prior),
             prior_near: self.prior_near.unwrap_or(base.prior_near),
+            prior_lines: self.prior_lines.unwrap_or(base.prior_lines),
             model_prior: self.model_prior.unwrap_or(base.model_prior),
-            model_every_size: self.model_every_size || base.model_every_size,
+            model_every_size: self.model_every_size.unwrap_or(base.model_every_size),
             amaf_plies: self.amaf_plies.unwrap_or(base.amaf_plies),
             amaf_early: self.amaf_early.unwrap_or(base.amaf_early),
             amaf_early_weight: self.amaf_early_weight.unwrap_or(base.amaf_early_weight),
@@ -477,5 +485,33 @@ mod tests {
         assert_eq!(after(&["--preset", "light"]), 8);
         assert_eq!(after(&["--preset", "light", "--expand-after", "2"]), 2);
         assert_eq!(after(&["--expand-after", "5"]), 5);
+    }
+
+    /// `--model-every-size` is on in the default preset, off in the others, and either way
+    /// as the flag says when it is given.
+    #[test]
+    fn model_every_size_is_the_presets_unless_given() {
+        let every = |args: &[&str]| {
+            let mut argv = vec!["tengen gtp"];
+            argv.extend_from_slice(args);
+            GtpArgs::try_parse_from(argv)
+                .map(|a| a.settings().config.params.model_every_size)
+                .map_err(|e| e.kind())
+        };
+        assert_eq!(every(&[]), Ok(true));
+        assert_eq!(every(&["--model-every-size=false"]), Ok(false));
+        assert_eq!(every(&["--preset", "light"]), Ok(false));
+        assert_eq!(
+            every(&["--preset", "light", "--model-every-size"]),
+            Ok(true)
+        );
+        assert_eq!(
+            every(&["--preset", "light", "--model-every-size=true"]),
+            Ok(true)
+        );
+        assert_eq!(
+            every(&["--model-every-size=maybe"]),
+            Err(clap::error::ErrorKind::ValueValidation)
+        );
     }
 }

@@ -341,7 +341,9 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
     /// * in an empty area (no stone within three steps): the first line `w` games lost, the
     ///   second `w / 2` games lost.
     ///
-    /// * at most two steps (Manhattan) from the previous move: `weights.near_last` games won.
+    /// * at most two steps (Manhattan) from the previous move: `weights.near_last` games won;
+    /// * on boards of 13x13 and larger, on the third or fourth line in an empty area:
+    ///   `weights.lines` games won (the opening's lines).
     ///
     /// The pass and moves with no sign get nothing; with `weights.knowledge` 0 only the last
     /// sign counts.
@@ -360,6 +362,15 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         }
         let edge1 = Geometry::<N, W>::EDGE;
         let edge2 = Geometry::<N, W>::neighbours(edge1) - edge1;
+        // The third and fourth lines of the large boards, in empty areas.
+        let open_lines = if N >= 13 && weights.lines > 0 {
+            let outer = edge1 | edge2;
+            let edge3 = Geometry::<N, W>::neighbours(outer) - outer;
+            let edge4 = Geometry::<N, W>::neighbours(outer | edge3) - (outer | edge3);
+            (edge3 | edge4) - near
+        } else {
+            Bitboard::EMPTY
+        };
         // Points at most two steps from the previous move.
         let near_last = match self.log.last() {
             Some(l) if weights.near_last > 0 => {
@@ -418,6 +429,9 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             let i = p.index();
             if near_last.contains(i) {
                 won(&mut s, weights.near_last);
+            }
+            if open_lines.contains(i) {
+                won(&mut s, weights.lines);
             }
             if let Some(&g) = strength.get(k) {
                 if total > 0.0 {

@@ -264,6 +264,9 @@ pub struct PriorWeights {
     pub model: u32,
     /// The 9x9 model on sizes without their own ([`Params::model_every_size`]).
     pub model_every_size: bool,
+    /// Games won by a third- or fourth-line move in an empty area on large boards
+    /// ([`Params::prior_lines`]).
+    pub lines: u32,
 }
 
 /// Runs a search task of game `G`: with the CPU's best instruction set when

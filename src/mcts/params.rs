@@ -88,6 +88,10 @@ pub struct Params {
     /// UCT (Go): the 9x9 move model serves the sizes that have none of their own (its
     /// features do not depend on the size), instead of no model prior there.
     pub model_every_size: bool,
+    /// UCT (Go): games won, as prior knowledge, by a move on the third or fourth line in an
+    /// empty area (no stone within three steps) on boards of 13x13 and larger, where the
+    /// opening is played there (0: none). They go where [`Params::prior_into`] says.
+    pub prior_lines: u32,
     /// UCT: virtual games at an even result (half a win each) in every new child's own
     /// statistics, so that a child's first real results move its value by little and an
     /// unvisited child is not preferred to every visited one (0: none). They count in the
@@ -185,6 +189,7 @@ impl Default for Params {
             prior_near: 0,
             model_prior: 0,
             model_every_size: false,
+            prior_lines: 0,
             even_prior: 0,
             amaf_plies: u32::MAX,
             amaf_early: 0,

@@ -202,12 +202,14 @@ pub(super) fn expand<G: SearchGame>(
     priors: &mut Vec<Stats>,
 ) -> bool {
     priors.clear();
-    if params.prior > 0 || params.prior_near > 0 || params.model_prior > 0 {
+    if params.prior > 0 || params.prior_near > 0 || params.model_prior > 0 || params.prior_lines > 0
+    {
         let weights = PriorWeights {
             knowledge: params.prior,
             near_last: params.prior_near,
             model: params.model_prior,
             model_every_size: params.model_every_size,
+            lines: params.prior_lines,
         };
         state.priors(actions, weights, priors);
     }
