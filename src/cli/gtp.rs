@@ -159,10 +159,10 @@ pub struct GtpArgs {
     #[arg(long, value_parser = prior_games, allow_negative_numbers = true)]
     pub model_prior: Option<u32>,
     /// With --model-prior: use the 9x9 move model on the sizes that have no model of their
-    /// own (its features do not depend on the size). `--model-every-size=false` turns it off.
+    /// own (its features do not depend on the size). `--model-every-size=off` turns it off.
     /// [default: false, or the preset's]
-    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true",
-          value_name = "BOOL")]
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "on",
+          value_name = "on|off", value_parser = values::switch)]
     pub model_every_size: Option<bool>,
     /// Think on the opponent's time: after our move, search until the next command arrives.
     #[arg(long)]
@@ -499,7 +499,7 @@ mod tests {
                 .map_err(|e| e.kind())
         };
         assert_eq!(every(&[]), Ok(true));
-        assert_eq!(every(&["--model-every-size=false"]), Ok(false));
+        assert_eq!(every(&["--model-every-size=off"]), Ok(false));
         assert_eq!(every(&["--preset", "light"]), Ok(false));
         assert_eq!(
             every(&["--preset", "light", "--model-every-size"]),
@@ -509,6 +509,7 @@ mod tests {
             every(&["--preset", "light", "--model-every-size=true"]),
             Ok(true)
         );
+        assert_eq!(every(&["--model-every-size=false"]), Ok(false));
         assert_eq!(
             every(&["--model-every-size=maybe"]),
             Err(clap::error::ErrorKind::ValueValidation)
