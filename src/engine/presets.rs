@@ -116,9 +116,9 @@ impl Preset {
                 // a move, perf/strength.md); k = 3000 won 34 %.
                 p.rave_k = 300.0;
                 // The learned move model as a prior: sqrt(p) * 100 games won for each move of
-                // a new node (the 9x9 model; see below for the other sizes). 77 % [68 %, 84 %] of 100
-                // games against the same preset without it (9x9 self-play at 10k playouts a
-                // move, perf/strength.md), at 1.15x the thinking time.
+                // a new node (the 9x9 model; see below for the other sizes). 77 % [68 %, 84 %]
+                // of 100 games against the same preset without it (9x9 self-play at 10k
+                // playouts a move, perf/strength.md), at 1.15x the thinking time.
                 p.model_prior = 100;
                 // The 9x9 model on the sizes without their own (its features do not depend on
                 // the size): 65 of 81 games (80 % [70 %, 88 %]) against the same preset
