@@ -179,13 +179,20 @@ pub fn non_negative(s: &str, what: &str) -> Result<f64, BadValue> {
 
 /// A finite number greater than 0 (`what` names it).
 pub fn positive(s: &str, what: &str) -> Result<f64, BadValue> {
-    match number(s, what, 0.0, f64::INFINITY) {
+    positive_up_to(s, what, f64::INFINITY)
+}
+
+/// A number greater than 0 and at most `hi` (`what` names it; `hi` may be infinite).
+pub fn positive_up_to(s: &str, what: &str, hi: f64) -> Result<f64, BadValue> {
+    let expected = if hi == f64::INFINITY {
+        format!("expected {what} greater than 0")
+    } else {
+        format!("expected {what} greater than 0 and at most {hi}")
+    };
+    match number(s, what, 0.0, hi) {
         Ok(x) if x > 0.0 => Ok(x),
-        Ok(_) => Err(BadValue::range(format!("expected {what} greater than 0"))),
-        Err(e) => Err(BadValue::new(
-            e.out_of_range,
-            format!("expected {what} greater than 0"),
-        )),
+        Ok(_) => Err(BadValue::range(expected)),
+        Err(e) => Err(BadValue::new(e.out_of_range, expected)),
     }
 }
 
@@ -281,6 +288,19 @@ mod tests {
                 .out_of_range
         );
         assert!(non_negative("-1", "a constant").unwrap_err().out_of_range);
+        assert_eq!(positive_up_to("10", "a gain", 10.0), Ok(10.0));
+        for (bad, range) in [("0", true), ("10.5", true), ("-1", true), ("x", false)] {
+            let e = positive_up_to(bad, "a gain", 10.0).unwrap_err();
+            assert_eq!(e.out_of_range, range, "{bad}");
+            assert_eq!(
+                e.expected, "expected a gain greater than 0 and at most 10",
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            positive("0", "a gain").unwrap_err().expected,
+            "expected a gain greater than 0"
+        );
         assert_eq!(switch("ON"), Ok(true));
         assert_eq!(switch("false"), Ok(false));
         assert!(switch("maybe").is_err());

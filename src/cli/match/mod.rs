@@ -169,12 +169,7 @@ impl Tally {
                 format!("game {later}: repeats game {earlier} move for move"),
             ));
         }
-        let pts = match r.ending.winner() {
-            Some(Color::Black) if r.a_black => 1.0,
-            Some(Color::White) if !r.a_black => 1.0,
-            Some(_) => 0.0,
-            None => 0.5,
-        };
+        let pts = r.points_a();
         self.score_a += pts;
         self.margins.add(&r.ending, r.a_black);
         if r.a_black {
@@ -374,10 +369,7 @@ pub(super) fn play_unrecorded(a: &MatchArgs, games: &[u32]) -> anyhow::Result<Ve
     let mut points = Vec::with_capacity(games.len());
     for &g in games {
         match stream.play(g) {
-            Ok(r) => points.push(match r.ending.winner() {
-                Some(c) => f64::from(u8::from((c == Color::Black) == r.a_black)),
-                None => 0.5,
-            }),
+            Ok(r) => points.push(r.points_a()),
             Err(e) => {
                 stream.quit();
                 return Err(e);

@@ -157,6 +157,17 @@ pub(super) struct GameResult {
     pub(super) think: [Duration; 2],
 }
 
+impl GameResult {
+    /// Engine A's points from the game: 1 for a win, 0 for a loss, half for a draw.
+    pub(super) fn points_a(&self) -> f64 {
+        match self.ending.winner() {
+            Some(c) if (c == Color::Black) == self.a_black => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        }
+    }
+}
+
 /// One stream of games: its own engine processes (and referee), playing games `first`,
 /// `first + step`, ... and sending each result, or the error that stopped it.
 pub(super) struct Stream<'a> {

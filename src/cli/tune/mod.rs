@@ -78,13 +78,9 @@ fn parse_param(s: &str) -> Result<Param, String> {
     s.parse()
 }
 
-fn rate(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(x) if x > 0.0 && x <= 10.0 => Ok(x),
-        _ => Err(format!(
-            "`{s}`: expected a gain above 0 and at most 10, such as 0.5"
-        )),
-    }
+/// The gain: a number above 0 and at most 10.
+fn rate(s: &str) -> Result<f64, crate::values::BadValue> {
+    crate::values::positive_up_to(s, "a gain", 10.0)
 }
 
 /// The log's header line.
