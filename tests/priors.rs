@@ -149,8 +149,8 @@ fn moves_near_the_previous_move_are_favoured() {
     s.play(act("c7"));
     s.play(tengen::engine::state::PASS);
     assert_eq!(prior_with(&s, "g4", near), Stats::default());
-    // Black c8, White f4: the empty points at most two steps from f4 are favoured.
-    s.play(act("c8"));
+    // Black h8, White f4: the empty points at most two steps from f4 are favoured.
+    s.play(act("h8"));
     s.play(act("f4"));
     for v in ["g4", "f3", "d4", "h4", "f6", "f2", "g5", "e3", "g3"] {
         assert_eq!(prior_with(&s, v, near), won7, "{v}");
@@ -315,4 +315,90 @@ fn third_and_fourth_lines_in_empty_areas_are_favoured_on_large_boards() {
     for v in ["c3", "d4", "g7"] {
         assert_eq!(prior_with(&s9, v, lines), Stats::default(), "{v}");
     }
+}
+
+/// Ladders (`--prior-ladder`): White's e5 is in atari in a working ladder (Black's d5, e4, f4
+/// and e6 chase it to the top right), so its extension at f5 loses the ladder's games and no
+/// model games; with a White stone on the ladder's path (g7) the same extension is a real
+/// escape and gets nothing from the ladder. For Black, the atari at e6 on White's e5 (two
+/// liberties, against d5, e4 and f4) wins the ladder's games; the atari from the other side,
+/// f5, lets White out and gets none.
+#[test]
+fn ladders_are_read_for_escapes_and_ataris() {
+    let board = |diagram: &str| -> Board9 { diagram.parse().unwrap() };
+    let ladder = PriorWeights {
+        ladder: 12,
+        ..PriorWeights::default()
+    };
+    let chased = board(
+        ". . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . X . . . .
+         . . . X O . . . .
+         . . . . X X . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .",
+    );
+    let s = GoState::<9, 2>::new(&chased, Color::White, 0, 7.5);
+    assert_eq!(
+        prior_with(&s, "f5", ladder),
+        Stats {
+            visits: 12,
+            wins: 0
+        }
+    );
+    // The move model's games go to the other moves only.
+    let with_model = PriorWeights {
+        model: 100,
+        ..ladder
+    };
+    assert_eq!(
+        prior_with(&s, "f5", with_model),
+        Stats {
+            visits: 12,
+            wins: 0
+        }
+    );
+    assert!(prior_with(&s, "c3", with_model).wins > 0);
+    let broken = board(
+        ". . . . . . . . .
+         . . . . . . . . .
+         . . . . . . O . .
+         . . . . X . . . .
+         . . . X O . . . .
+         . . . . X X . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .",
+    );
+    let s = GoState::<9, 2>::new(&broken, Color::White, 0, 7.5);
+    assert_eq!(prior_with(&s, "f5", ladder), Stats::default());
+    let two_libs = board(
+        ". . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . X O . . . .
+         . . . . X X . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .",
+    );
+    let s = GoState::<9, 2>::new(&two_libs, Color::Black, 0, 7.5);
+    assert_eq!(
+        prior_with(&s, "e6", ladder),
+        Stats {
+            visits: 12,
+            wins: 24
+        }
+    );
+    assert_eq!(prior_with(&s, "f5", ladder), Stats::default());
+    // Off (0): no reading, nothing.
+    let s = GoState::<9, 2>::new(&chased, Color::White, 0, 7.5);
+    assert_eq!(
+        prior_with(&s, "f5", PriorWeights::default()),
+        Stats::default()
+    );
 }

@@ -7,6 +7,7 @@
 pub mod bitboard;
 pub mod diagram;
 pub mod geometry;
+pub mod ladder;
 pub mod lanes;
 pub mod light;
 pub mod position;

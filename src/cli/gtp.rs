@@ -153,6 +153,12 @@ pub struct GtpArgs {
     /// --prior-into says. [default: 0, or the preset's]
     #[arg(long, value_parser = prior_games, allow_negative_numbers = true)]
     pub prior_lines: Option<u32>,
+    /// Ladders read at every new node: an escape from atari that a ladder catches gets this
+    /// many games lost (and none from the move model), an atari that catches a string in a
+    /// ladder this many won; 0 for none. They go where --prior-into says. [default: 0, or the
+    /// preset's]
+    #[arg(long, value_parser = prior_games, allow_negative_numbers = true)]
+    pub prior_ladder: Option<u32>,
     /// Games won, as prior knowledge, by each move: sqrt(p) times this, p its probability
     /// under the learned move model (9x9's, and other sizes' with --model-every-size); 0 for
     /// none. They go where --prior-into says. [default: 0, or the preset's]
@@ -373,6 +379,7 @@ impl GtpArgs {
             even_prior: self.even_prior.unwrap_or(base.even_prior),
             prior_near: self.prior_near.unwrap_or(base.prior_near),
             prior_lines: self.prior_lines.unwrap_or(base.prior_lines),
+            prior_ladder: self.prior_ladder.unwrap_or(base.prior_ladder),
             model_prior: self.model_prior.unwrap_or(base.model_prior),
             model_every_size: self.model_every_size.unwrap_or(base.model_every_size),
             amaf_plies: self.amaf_plies.unwrap_or(base.amaf_plies),

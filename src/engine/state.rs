@@ -343,7 +343,10 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
     ///
     /// * at most two steps (Manhattan) from the previous move: `weights.near_last` games won;
     /// * on boards of 13x13 and larger, on the third or fourth line in an empty area:
-    ///   `weights.lines` games won (the opening's lines).
+    ///   `weights.lines` games won (the opening's lines);
+    /// * an escape from atari that a ladder catches ([`crate::board::ladder::escape_caught`]):
+    ///   `weights.ladder` games lost, and none from the move model; an atari whose ladder
+    ///   works ([`crate::board::ladder::atari_catches`]): `weights.ladder` games won.
     ///
     /// The pass and moves with no sign get nothing; with `weights.knowledge` 0 only the last
     /// sign counts.
@@ -433,8 +436,18 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             if open_lines.contains(i) {
                 won(&mut s, weights.lines);
             }
+            let (escape_caught, atari_catches) = if weights.ladder > 0 {
+                ladder_signs(b, c, i)
+            } else {
+                (false, false)
+            };
+            if escape_caught {
+                lost(&mut s, weights.ladder);
+            } else if atari_catches {
+                won(&mut s, weights.ladder);
+            }
             if let Some(&g) = strength.get(k) {
-                if total > 0.0 {
+                if total > 0.0 && !escape_caught {
                     won(
                         &mut s,
                         ((g / total).sqrt() * weights.model as f32).round() as u32,
@@ -489,6 +502,28 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
                 .set_values(color, values, self.policy.temperature);
         }
     }
+}
+
+/// The ladder signs of `c`'s move at the empty point `i`: whether it is an escape from
+/// atari that a ladder catches, and whether it is an atari whose ladder works. Only moves
+/// next to an own string in atari, or an opponent's with two liberties, are read.
+fn ladder_signs<const N: usize, const W: usize>(
+    b: &Board<N, W>,
+    c: Color,
+    i: usize,
+) -> (bool, bool) {
+    let (own, opp) = (cell_of(c.index()), cell_of((!c).index()));
+    let (mut own_in_atari, mut opp_two) = (false, false);
+    for q in Geometry::<N, W>::around(i) {
+        let v = b.cell_at(q);
+        own_in_atari |= v == own && b.stone_libs(q) == 1;
+        opp_two |= v == opp && b.stone_libs(q) == 2;
+    }
+    let p = Point::from_index(i);
+    (
+        own_in_atari && crate::board::ladder::escape_caught(b, c, p),
+        opp_two && crate::board::ladder::atari_catches(b, c, p),
+    )
 }
 
 /// The light rollout's one entry: out of line, one copy per board size and random generator,

@@ -267,6 +267,9 @@ pub struct PriorWeights {
     /// Games won by a third- or fourth-line move in an empty area on large boards
     /// ([`Params::prior_lines`]).
     pub lines: u32,
+    /// Games lost by an escape a ladder catches, won by an atari whose ladder works
+    /// ([`Params::prior_ladder`]).
+    pub ladder: u32,
 }
 
 /// Runs a search task of game `G`: with the CPU's best instruction set when

@@ -92,6 +92,11 @@ pub struct Params {
     /// empty area (no stone within three steps) on boards of 13x13 and larger, where the
     /// opening is played there (0: none). They go where [`Params::prior_into`] says.
     pub prior_lines: u32,
+    /// UCT (Go): ladders read at every new node: an escape from atari that a ladder catches
+    /// gets this many games lost (and no games from the move model), an atari that catches
+    /// a string in a ladder this many won (0: none, no reading). They go where
+    /// [`Params::prior_into`] says.
+    pub prior_ladder: u32,
     /// UCT: virtual games at an even result (half a win each) in every new child's own
     /// statistics, so that a child's first real results move its value by little and an
     /// unvisited child is not preferred to every visited one (0: none). They count in the
@@ -190,6 +195,7 @@ impl Default for Params {
             model_prior: 0,
             model_every_size: false,
             prior_lines: 0,
+            prior_ladder: 0,
             even_prior: 0,
             amaf_plies: u32::MAX,
             amaf_early: 0,

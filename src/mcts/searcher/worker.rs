@@ -202,7 +202,11 @@ pub(super) fn expand<G: SearchGame>(
     priors: &mut Vec<Stats>,
 ) -> bool {
     priors.clear();
-    if params.prior > 0 || params.prior_near > 0 || params.model_prior > 0 || params.prior_lines > 0
+    if params.prior > 0
+        || params.prior_near > 0
+        || params.model_prior > 0
+        || params.prior_lines > 0
+        || params.prior_ladder > 0
     {
         let weights = PriorWeights {
             knowledge: params.prior,
@@ -210,6 +214,7 @@ pub(super) fn expand<G: SearchGame>(
             model: params.model_prior,
             model_every_size: params.model_every_size,
             lines: params.prior_lines,
+            ladder: params.prior_ladder,
         };
         state.priors(actions, weights, priors);
     }
