@@ -74,6 +74,20 @@ impl<const N: usize, const W: usize> Reader<N, W> {
         }
     }
 
+    /// Whether a move at `a` leaves a string of `stones` next to it without liberties among
+    /// `empty` (the point `a` already taken out).
+    fn captures_at(stones: Bitboard<W>, empty: Bitboard<W>, a: usize) -> bool {
+        let mut next = G::<N, W>::neighbours_of(a) & stones;
+        while let Some(q) = next.first() {
+            let s = string::<N, W>(stones, Bitboard::single(q));
+            if libs::<N, W>(s, empty).is_empty() {
+                return true;
+            }
+            next -= s;
+        }
+        false
+    }
+
     /// Whether the defender, extending the strings `prey` (of `own`) at the empty point `lib`,
     /// is caught: the extension captures nothing, and the new string has one liberty, or two
     /// and an atari at one of them catches it.
@@ -87,24 +101,21 @@ impl<const N: usize, const W: usize> Reader<N, W> {
         let own = own | Bitboard::single(lib);
         let empty = G::<N, W>::ONBOARD - own - opp;
         // An attacking string whose last liberty was `lib` is captured by the extension.
-        let mut next = G::<N, W>::neighbours_of(lib) & opp;
-        while let Some(q) = next.first() {
-            let s = string::<N, W>(opp, Bitboard::single(q));
-            if libs::<N, W>(s, empty).is_empty() {
-                return false;
-            }
-            next -= s;
+        if Self::captures_at(opp, empty, lib) {
+            return false;
         }
         let prey = string::<N, W>(own, prey | Bitboard::single(lib));
         let prey_libs = libs::<N, W>(prey, empty);
         match prey_libs.count() {
             0 | 1 => true,
             2 => prey_libs.into_iter().any(|a| {
+                let after = empty - Bitboard::single(a);
                 let opp = opp | Bitboard::single(a);
                 let attacker = string::<N, W>(opp, Bitboard::single(a));
-                // An atari with no liberty of its own captures nothing here (the prey keeps
-                // one): suicide, not a move.
-                !libs::<N, W>(attacker, empty - Bitboard::single(a)).is_empty()
+                // An atari with no liberty of its own is suicide (the prey keeps one), and
+                // one that captures other defending stones is not read.
+                !libs::<N, W>(attacker, after).is_empty()
+                    && !Self::captures_at(own - prey, after, a)
                     && self.caught(own, opp, prey)
             }),
             _ => false,
