@@ -395,6 +395,24 @@ fn ladders_are_read_for_escapes_and_ataris() {
         }
     );
     assert_eq!(prior_with(&s, "f5", ladder), Stats::default());
+    // With the knowledge prior, the caught escape does not win the games of saving a string.
+    let both = PriorWeights {
+        knowledge: 20,
+        ..ladder
+    };
+    // Its knowledge games (a shape, saving a string) less the 20 won for saving it, plus the
+    // ladder's 12 lost.
+    let s = GoState::<9, 2>::new(&chased, Color::White, 0, 7.5);
+    let plain = prior_of(&s, "f5", 20);
+    assert!(plain.visits >= 20 && plain.wins >= 40, "{plain:?}");
+    let want = Stats {
+        visits: plain.visits - 20 + 12,
+        wins: plain.wins - 40,
+    };
+    assert_eq!(prior_with(&s, "f5", both), want);
+    // A real escape keeps them all.
+    let s = GoState::<9, 2>::new(&broken, Color::White, 0, 7.5);
+    assert_eq!(prior_with(&s, "f5", both), prior_of(&s, "f5", 20));
     // Off (0): no reading, nothing.
     let s = GoState::<9, 2>::new(&chased, Color::White, 0, 7.5);
     assert_eq!(

@@ -345,8 +345,9 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
     /// * on boards of 13x13 and larger, on the third or fourth line in an empty area:
     ///   `weights.lines` games won (the opening's lines);
     /// * an escape from atari that a ladder catches ([`crate::board::ladder::escape_caught`]):
-    ///   `weights.ladder` games lost, and none from the move model; an atari whose ladder
-    ///   works ([`crate::board::ladder::atari_catches`]): `weights.ladder` games won.
+    ///   `weights.ladder` games lost, and none from the move model or for saving a string;
+    ///   an atari whose ladder works ([`crate::board::ladder::atari_catches`]):
+    ///   `weights.ladder` games won.
     ///
     /// The pass and moves with no sign get nothing; with `weights.knowledge` 0 only the last
     /// sign counts.
@@ -476,7 +477,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             } else if libs <= 1 {
                 lost(&mut s, if has_own { w } else { half });
             }
-            if own_in_atari && libs >= 2 {
+            if own_in_atari && libs >= 2 && !escape_caught {
                 won(&mut s, w);
             }
             if libs >= 2 && pats.matches(b.ring_code(i)) {
