@@ -105,6 +105,56 @@ fn saves_its_own_string_by_extending_or_capturing() {
     assert!(capture > 20 && extend > 20, "{capture} {extend}");
 }
 
+/// With `ladders`, the atari rule does not extend a string that a ladder catches: White's e6
+/// put Black's e5 in atari against White's d5, e4 and f4; e5's extension at f5 leaves two
+/// liberties, and the ladder runs to the top right. A White stone on its path (g7) breaks it,
+/// and the extension is played again.
+#[test]
+fn a_string_caught_in_a_ladder_is_not_extended_with_ladders_on() {
+    let caught = board(
+        ". . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . O . . . .
+         . . . O X . . . .
+         . . . . O O . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .",
+    );
+    let broken = board(
+        ". . . . . . . . .
+         . . . . . . . . .
+         . . . . . . X . .
+         . . . . O . . . .
+         . . . O X . . . .
+         . . . . O O . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .",
+    );
+    let tables = PolicyTables::new();
+    let ladders = Policy {
+        ladders: true,
+        ..ATARI
+    };
+    let mut rng = Pcg32::seed_from_u64(4);
+    let (plain, reading) = (Mover::new(&ATARI, &tables), Mover::new(&ladders, &tables));
+    let last = idx("e6");
+    assert_eq!(
+        plain.atari_move(&caught, Color::Black, last, &mut rng),
+        Some(idx("f5"))
+    );
+    assert_eq!(
+        reading.atari_move(&caught, Color::Black, last, &mut rng),
+        None
+    );
+    assert_eq!(
+        reading.atari_move(&broken, Color::Black, last, &mut rng),
+        Some(idx("f5"))
+    );
+}
+
 #[test]
 fn two_liberty_urgencies_follow_seed_000() {
     // White e5 (just played) has liberties e6 and e4. If White gets e6 it has only two

@@ -70,6 +70,10 @@ pub struct PolicyArgs {
     /// points) next to the previous move (0 to 1; 0: never).
     #[arg(long, value_name = "P", value_parser = probability, allow_negative_numbers = true)]
     pub nakade: Option<f32>,
+    /// The atari rule does not extend an own string in atari that a ladder catches (on/off;
+    /// needs --atari).
+    #[arg(long, value_name = "on|off", value_parser = values::switch)]
+    pub ladders: Option<bool>,
 }
 
 fn probability(s: &str) -> Result<f32, BadValue> {
@@ -129,6 +133,9 @@ impl PolicyArgs {
         }
         if let Some(v) = self.nakade {
             p.nakade = v;
+        }
+        if let Some(v) = self.ladders {
+            p.ladders = v;
         }
         p
     }

@@ -479,6 +479,7 @@ mod tests {
             mercy: 0,
             temperature: 0.0,
             nakade: 0.5,
+            ladders: true,
         };
         let mut log = MoveLog::new(400);
         let mut rng = Pcg32::new(3, 5);

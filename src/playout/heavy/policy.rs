@@ -58,6 +58,9 @@ pub struct Policy {
     /// the previous move ([`super::Mover::nakade_point`]), after the two-liberty rule (0:
     /// never).
     pub nakade: f32,
+    /// The atari rule does not extend an own string in atari that a ladder catches
+    /// ([`crate::board::ladder::escape_caught`]; needs `atari`).
+    pub ladders: bool,
 }
 
 impl Policy {
@@ -74,6 +77,7 @@ impl Policy {
         mercy: 0,
         temperature: 0.0,
         nakade: 0.0,
+        ladders: false,
     };
 
     /// Whether this is exactly the light playout (callers then use the light kernel).

@@ -4,7 +4,7 @@
 
 use super::Mover;
 use crate::board::geometry::{bytes_eq, cell_of, CELL_EMPTY};
-use crate::board::{Bitboard, Board, Color, Geometry};
+use crate::board::{Bitboard, Board, Color, Geometry, Point};
 use rand_core::RngCore;
 
 /// At most this many urgent moves are gathered per rule and ply.
@@ -166,8 +166,11 @@ impl Mover<'_> {
                     }
                 }
             }
-            // Extend, if that gains liberties.
-            if board.libs_after_at_least_two(c, lib) {
+            // Extend, if that gains liberties (and, with `ladders`, escapes a ladder).
+            if board.libs_after_at_least_two(c, lib)
+                && !(self.policy.ladders
+                    && crate::board::ladder::escape_caught(board, c, Point::from_index(lib)))
+            {
                 urgent.add(lib, 1);
             }
         }
