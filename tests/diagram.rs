@@ -1,24 +1,12 @@
 //! ASCII diagrams: `Display` / `FromStr` round trips on random positions of many sizes, the
 //! liberal forms the parser accepts, and its errors (which must never be panics).
 
+mod common;
+
+use common::random_position;
 use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg32;
-use tengen::board::{Board, Color, DiagramError, LightBoard, Move, SetupError};
-use tengen::playout::{light_playout, PlayoutConfig};
-
-/// A position reached by a light playout cut off after a random number of plies (captures and
-/// all), so every kind of mark shows up.
-fn random_position<const N: usize, const W: usize>(rng: &mut Pcg32) -> Board<N, W> {
-    let mut b = LightBoard::<N, W>::new();
-    let plies = rng.next_u32() % (2 * (N * N) as u32 + 1);
-    let cfg = PlayoutConfig {
-        komi: 7.5,
-        max_moves: plies,
-        ..PlayoutConfig::standard(N)
-    };
-    light_playout(&mut b, Color::Black, &cfg, rng);
-    Board::from_stones(b.stones(Color::Black), b.stones(Color::White)).expect("a playout position")
-}
+use tengen::board::{Board, Color, DiagramError, Move, SetupError};
 
 fn same_stones<const N: usize, const W: usize>(a: &Board<N, W>, b: &Board<N, W>) -> bool {
     a.stones(Color::Black) == b.stones(Color::Black)

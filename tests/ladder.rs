@@ -2,24 +2,13 @@
 //! the same rules on copies of the exact board (`Board::play`), on random positions of three
 //! sizes: every string in atari, every escape and every atari must get the same answer.
 
-use rand_core::{RngCore, SeedableRng};
+mod common;
+
+use common::random_position;
+use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
 use tengen::board::ladder::{self, MAX_NODES};
-use tengen::board::{Board, Color, LightBoard, Move, Point};
-use tengen::playout::{light_playout, PlayoutConfig};
-
-/// A position reached by a light playout cut off after a random number of plies.
-fn random_position<const N: usize, const W: usize>(rng: &mut Pcg32) -> Board<N, W> {
-    let mut b = LightBoard::<N, W>::new();
-    let plies = rng.next_u32() % (2 * (N * N) as u32 + 1);
-    let cfg = PlayoutConfig {
-        komi: 7.5,
-        max_moves: plies,
-        ..PlayoutConfig::standard(N)
-    };
-    light_playout(&mut b, Color::Black, &cfg, rng);
-    Board::from_stones(b.stones(Color::Black), b.stones(Color::White)).expect("a playout position")
-}
+use tengen::board::{Board, Color, Move, Point};
 
 /// The reading on board copies: the same rules as the reader, move by move with `Board::play`.
 struct Reference {

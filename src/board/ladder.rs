@@ -135,6 +135,12 @@ pub fn caught<const N: usize, const W: usize>(board: &Board<N, W>, prey: Point) 
         && Reader::<N, W>::new().caught(board.stones(c), board.stones(!c), chain.stones)
 }
 
+/// The bit index of `p` when it is an empty point of the board.
+fn empty_point<const N: usize, const W: usize>(board: &Board<N, W>, p: Point) -> Option<usize> {
+    let i = p.index();
+    (G::<N, W>::ONBOARD.contains(i) && board.color_at(p).is_none()).then_some(i)
+}
+
 /// Whether `c`'s move at the empty point `p`, next to an own string in atari, is an escape
 /// that fails: it captures nothing, and the strings it joins are left with one liberty, or two
 /// and caught in a ladder with the opponent to move. `false` when `p` is not an empty point
@@ -145,10 +151,9 @@ pub fn escape_caught<const N: usize, const W: usize>(
     c: Color,
     p: Point,
 ) -> bool {
-    let i = p.index();
-    if !G::<N, W>::ONBOARD.contains(i) || board.color_at(p).is_some() {
+    let Some(i) = empty_point(board, p) else {
         return false;
-    }
+    };
     let around = G::<N, W>::neighbours_of(i);
     let in_atari = around.into_iter().any(|q| {
         board
@@ -174,10 +179,9 @@ pub fn atari_catches<const N: usize, const W: usize>(
     c: Color,
     p: Point,
 ) -> bool {
-    let i = p.index();
-    if !G::<N, W>::ONBOARD.contains(i) || board.color_at(p).is_some() {
+    let Some(i) = empty_point(board, p) else {
         return false;
-    }
+    };
     let own = board.stones(c) | Bitboard::single(i);
     let opp = board.stones(!c);
     let empty = G::<N, W>::ONBOARD - own - opp;

@@ -8,6 +8,22 @@ pub mod reference;
 use reference::{RefBoard, RefIllegal, Xy};
 use tengen::board::{Bitboard, Board, Color, IllegalMove, LightBoard, Move, Point};
 
+/// A position reached by a light playout from the empty board cut off after a random number
+/// of plies (captures and all), so every kind of mark and string shows up.
+pub fn random_position<const N: usize, const W: usize>(
+    rng: &mut impl rand_core::RngCore,
+) -> Board<N, W> {
+    let mut b = LightBoard::<N, W>::new();
+    let plies = rng.next_u32() % (2 * (N * N) as u32 + 1);
+    let cfg = tengen::playout::PlayoutConfig {
+        komi: 7.5,
+        max_moves: plies,
+        ..tengen::playout::PlayoutConfig::standard(N)
+    };
+    tengen::playout::light_playout(&mut b, Color::Black, &cfg, rng);
+    Board::from_stones(b.stones(Color::Black), b.stones(Color::White)).expect("a playout position")
+}
+
 /// The kernel point of `(x, y)`.
 pub fn pt<const N: usize, const W: usize>(p: Xy) -> Point {
     Board::<N, W>::point(p.0, p.1).expect("point on the board")
