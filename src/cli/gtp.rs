@@ -522,4 +522,22 @@ mod tests {
             Err(clap::error::ErrorKind::ValueValidation)
         );
     }
+
+    /// `--prior-ladder` is 20 in the default preset, 0 in the others, and as given when given.
+    #[test]
+    fn prior_ladder_is_the_presets_unless_given() {
+        let after = |args: &[&str]| {
+            let mut argv = vec!["tengen gtp"];
+            argv.extend_from_slice(args);
+            GtpArgs::parse_from(argv)
+                .settings()
+                .config
+                .params
+                .prior_ladder
+        };
+        assert_eq!(after(&[]), 20);
+        assert_eq!(after(&["--prior-ladder", "0"]), 0);
+        assert_eq!(after(&["--preset", "light"]), 0);
+        assert_eq!(after(&["--preset", "light", "--prior-ladder", "5"]), 5);
+    }
 }
