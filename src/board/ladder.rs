@@ -274,6 +274,17 @@ mod tests {
     }
 
     #[test]
+    fn points_off_the_board_are_answered_not_read() {
+        let b: Board9 = position(LADDER_9, "E5");
+        for i in [9, 99, 127, 128, 511, usize::from(u16::MAX)] {
+            let p = Point::from_index(i);
+            assert!(!caught(&b, p), "{i}");
+            assert!(!escape_caught(&b, Color::White, p), "{i}");
+            assert!(!atari_catches(&b, Color::Black, p), "{i}");
+        }
+    }
+
+    #[test]
     fn a_move_that_is_no_escape_is_not_read() {
         let b: Board9 = position(LADDER_9, "E5");
         // Occupied, and touching no White string in atari.
