@@ -475,19 +475,18 @@ fn merge_depth(s: &str) -> Result<u32, BadValue> {
 mod tests {
     use super::*;
 
+    /// The search parameters `tengen gtp ARGS` runs with.
+    fn params(args: &[&str]) -> crate::mcts::Params {
+        let mut argv = vec!["tengen gtp"];
+        argv.extend_from_slice(args);
+        GtpArgs::parse_from(argv).settings().config.params
+    }
+
     /// The expansion threshold is the preset's unless `--expand-after` is given (a flag's fixed
     /// default once overrode every preset's).
     #[test]
     fn expand_after_is_the_presets_unless_given() {
-        let after = |args: &[&str]| {
-            let mut argv = vec!["tengen gtp"];
-            argv.extend_from_slice(args);
-            GtpArgs::parse_from(argv)
-                .settings()
-                .config
-                .params
-                .expand_after
-        };
+        let after = |args: &[&str]| params(args).expand_after;
         assert_eq!(after(&[]), Params::default().expand_after);
         assert_eq!(after(&["--preset", "light"]), 8);
         assert_eq!(after(&["--preset", "light", "--expand-after", "2"]), 2);
@@ -526,15 +525,7 @@ mod tests {
     /// `--prior-ladder` is 20 in the default preset, 0 in the others, and as given when given.
     #[test]
     fn prior_ladder_is_the_presets_unless_given() {
-        let after = |args: &[&str]| {
-            let mut argv = vec!["tengen gtp"];
-            argv.extend_from_slice(args);
-            GtpArgs::parse_from(argv)
-                .settings()
-                .config
-                .params
-                .prior_ladder
-        };
+        let after = |args: &[&str]| params(args).prior_ladder;
         assert_eq!(after(&[]), 20);
         assert_eq!(after(&["--prior-ladder", "0"]), 0);
         assert_eq!(after(&["--preset", "light"]), 0);
