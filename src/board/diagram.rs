@@ -10,6 +10,7 @@
 //! `X` is Black, `O` White, `.` (or `+`) empty. When parsing, coordinate lines and row numbers
 //! are optional and blank lines are ignored; every other line must hold exactly `N` point marks.
 
+use crate::board::shared::side;
 use super::bitboard::Bitboard;
 use super::geometry::Geometry;
 use super::position::{Board, SetupError};
@@ -39,11 +40,11 @@ pub enum DiagramError {
 
 impl<const N: usize, const W: usize> fmt::Display for Board<N, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let letters: String = COLUMNS[..N].chars().flat_map(|c| [' ', c]).collect();
+        let letters: String = COLUMNS[..side::<N>()].chars().flat_map(|c| [' ', c]).collect();
         writeln!(f, "   {}", &letters[1..])?;
-        for y in (0..N).rev() {
+        for y in (0..side::<N>()).rev() {
             write!(f, "{:>2}", y + 1)?;
-            for x in 0..N {
+            for x in 0..side::<N>() {
                 let i = Geometry::<N, W>::index(x, y);
                 let ch = if self.stones(Color::Black).contains(i) {
                     'X'
@@ -64,7 +65,7 @@ impl<const N: usize, const W: usize> fmt::Display for Board<N, W> {
 /// Compared token by token, since `O` is both a column letter and a White stone.
 fn is_coordinate_line<const N: usize>(t: &str) -> bool {
     let mut tokens = t.split_whitespace();
-    COLUMNS[..N].chars().all(|col| {
+    COLUMNS[..side::<N>()].chars().all(|col| {
         tokens
             .next()
             .is_some_and(|tok| tok.eq_ignore_ascii_case(&col.to_string()))
@@ -83,7 +84,7 @@ impl<const N: usize, const W: usize> FromStr for Board<N, W> {
                 continue;
             }
             let body = t.trim_matches(|c: char| c.is_ascii_digit() || c.is_whitespace());
-            let mut row = Vec::with_capacity(N);
+            let mut row = Vec::with_capacity(side::<N>());
             for ch in body.chars().filter(|c| !c.is_whitespace()) {
                 row.push(match ch {
                     'X' | 'x' => Some(Color::Black),
@@ -92,24 +93,24 @@ impl<const N: usize, const W: usize> FromStr for Board<N, W> {
                     _ => return Err(DiagramError::BadChar { line: line_no, ch }),
                 });
             }
-            if row.len() != N {
+            if row.len() != side::<N>() {
                 return Err(DiagramError::RowLength {
                     line: line_no,
-                    expected: N,
+                    expected: side::<N>(),
                     found: row.len(),
                 });
             }
             rows.push(row);
         }
-        if rows.len() != N {
+        if rows.len() != side::<N>() {
             return Err(DiagramError::RowCount {
-                expected: N,
+                expected: side::<N>(),
                 found: rows.len(),
             });
         }
         let mut stones = [Bitboard::<W>::EMPTY; 2];
         for (r, row) in rows.iter().enumerate() {
-            let y = N - 1 - r;
+            let y = side::<N>() - 1 - r;
             for (x, cell) in row.iter().enumerate() {
                 if let Some(c) = cell {
                     stones[c.index()].insert(Geometry::<N, W>::index(x, y));

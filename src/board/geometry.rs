@@ -5,7 +5,8 @@
 //! a point from one row into the next. North is `+S`, south `-S`, east `+1`, west `-1`.
 
 use super::bitboard::Bitboard;
-use super::tables::{neighbour_start, zobrist_start, EXACT};
+use super::shared::{side, Masks, MASKS, SHARED_WORDS};
+use super::tables::{neighbour_start, zobrist_start, EXACT, ZOBRIST_STARTS};
 use crate::rng::{splitmix64, GAMMA};
 
 /// Largest supported side length.
@@ -49,22 +50,27 @@ pub const fn words_for(n: usize) -> usize {
     (n * (n + 1) - 1).div_ceil(64)
 }
 
-/// Geometry of an `N x N` board stored in `W` words. All items are compile-time constants.
+/// Geometry of an `N x N` board stored in `W` words. For `N >= 2` every item is a
+/// compile-time constant; `N = 0` is the shared path ([`super::shared`]), whose side is the
+/// thread's and whose items the accessors below read at run time. Code reads the geometry
+/// through the accessors (`s()`, `onboard()`, ...), never the constants, so that it runs on
+/// both.
 pub struct Geometry<const N: usize, const W: usize>;
 
 impl<const N: usize, const W: usize> Geometry<N, W> {
-    /// Row stride in bits.
-    pub const S: usize = N + 1;
-    /// Number of points.
-    pub const AREA: usize = N * N;
-    /// Checked when a board of this shape is first used: `W` must be exactly the words needed.
-    pub const VALID: () = assert!(N >= 2 && N <= MAX_SIZE && W == words_for(N));
+    /// Row stride in bits (a constant side's; see [`Self::s`]).
+    const S: usize = N + 1;
+    /// Checked when a board of this shape is first used: `W` must be exactly the words needed,
+    /// or the shared path's words for `N = 0`.
+    pub const VALID: () = assert!(
+        (N >= 2 && N <= MAX_SIZE && W == words_for(N)) || (N == 0 && W == SHARED_WORDS)
+    );
 
-    /// Every point of the board.
-    pub const ONBOARD: Bitboard<W> = Self::rows_cols(0, N, 0, N);
-    /// Points of the first and last column and row.
-    pub const EDGE: Bitboard<W> = {
-        let inner = Self::rows_cols(1, N - 1, 1, N - 1);
+    /// Every point of the board (a constant side's; see [`Self::onboard`]).
+    const ONBOARD: Bitboard<W> = Self::rows_cols(0, N, 0, N);
+    /// Points of the first and last column and row (a constant side's).
+    const EDGE: Bitboard<W> = {
+        let inner = Self::rows_cols(1, N.saturating_sub(1), 1, N.saturating_sub(1));
         let mut out = [0u64; W];
         let mut i = 0;
         while i < W {
@@ -73,16 +79,16 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
         }
         Bitboard(out)
     };
-    /// Column `x = 0` (nothing to the west).
-    pub const WEST_EDGE: Bitboard<W> = Self::rows_cols(0, N, 0, 1);
-    /// Column `x = N - 1` (nothing to the east).
-    pub const EAST_EDGE: Bitboard<W> = Self::rows_cols(0, N, N - 1, N);
-    /// Row `y = 0` (nothing to the south).
-    pub const SOUTH_EDGE: Bitboard<W> = Self::rows_cols(0, 1, 0, N);
-    /// Row `y = N - 1` (nothing to the north).
-    pub const NORTH_EDGE: Bitboard<W> = Self::rows_cols(N - 1, N, 0, N);
+    /// Column `x = 0` (nothing to the west; a constant side's).
+    const WEST_EDGE: Bitboard<W> = Self::rows_cols(0, N, 0, 1);
+    /// Column `x = N - 1` (nothing to the east; a constant side's).
+    const EAST_EDGE: Bitboard<W> = Self::rows_cols(0, N, N.saturating_sub(1), N);
+    /// Row `y = 0` (nothing to the south; a constant side's).
+    const SOUTH_EDGE: Bitboard<W> = Self::rows_cols(0, 1, 0, N);
+    /// Row `y = N - 1` (nothing to the north; a constant side's).
+    const NORTH_EDGE: Bitboard<W> = Self::rows_cols(N.saturating_sub(1), N, 0, N);
 
-    /// Points with `y0 <= y < y1` and `x0 <= x < x1`.
+    /// Points with `y0 <= y < y1` and `x0 <= x < x1` (none for `N = 0`).
     const fn rows_cols(y0: usize, y1: usize, x0: usize, x1: usize) -> Bitboard<W> {
         let mut out = [0u64; W];
         let mut y = y0;
@@ -98,18 +104,115 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
         Bitboard(out)
     }
 
+    /// The side length: `N`, or the thread's side on the shared path.
+    #[must_use]
+    #[inline(always)]
+    pub fn n() -> usize {
+        side::<N>()
+    }
+
+    /// Row stride in bits.
+    #[must_use]
+    #[inline(always)]
+    pub fn s() -> usize {
+        Self::n() + 1
+    }
+
+    /// Number of points.
+    #[must_use]
+    #[inline(always)]
+    pub fn area() -> usize {
+        Self::n() * Self::n()
+    }
+
+    /// A shared-path mask in this shape's words (`W == SHARED_WORDS` whenever `N == 0`).
+    #[inline(always)]
+    fn shared(pick: impl Fn(&Masks) -> Bitboard<SHARED_WORDS>) -> Bitboard<W> {
+        let from = pick(&MASKS[Self::n()]);
+        let mut out = [0u64; W];
+        let k = W.min(SHARED_WORDS);
+        out[..k].copy_from_slice(&from.0[..k]);
+        Bitboard(out)
+    }
+
+    /// Every point of the board.
+    #[must_use]
+    #[inline(always)]
+    pub fn onboard() -> Bitboard<W> {
+        if N == 0 {
+            Self::shared(|m| m.onboard)
+        } else {
+            Self::ONBOARD
+        }
+    }
+
+    /// Points of the first and last column and row.
+    #[must_use]
+    #[inline(always)]
+    pub fn edge() -> Bitboard<W> {
+        if N == 0 {
+            Self::shared(|m| m.edge)
+        } else {
+            Self::EDGE
+        }
+    }
+
+    /// Column `x = 0`.
+    #[must_use]
+    #[inline(always)]
+    pub fn west_edge() -> Bitboard<W> {
+        if N == 0 {
+            Self::shared(|m| m.west)
+        } else {
+            Self::WEST_EDGE
+        }
+    }
+
+    /// Column `x = N - 1`.
+    #[must_use]
+    #[inline(always)]
+    pub fn east_edge() -> Bitboard<W> {
+        if N == 0 {
+            Self::shared(|m| m.east)
+        } else {
+            Self::EAST_EDGE
+        }
+    }
+
+    /// Row `y = 0`.
+    #[must_use]
+    #[inline(always)]
+    pub fn south_edge() -> Bitboard<W> {
+        if N == 0 {
+            Self::shared(|m| m.south)
+        } else {
+            Self::SOUTH_EDGE
+        }
+    }
+
+    /// Row `y = N - 1`.
+    #[must_use]
+    #[inline(always)]
+    pub fn north_edge() -> Bitboard<W> {
+        if N == 0 {
+            Self::shared(|m| m.north)
+        } else {
+            Self::NORTH_EDGE
+        }
+    }
+
     /// Bit index of column `x`, row `y` (from the bottom).
     #[must_use]
     #[inline(always)]
-    pub const fn index(x: usize, y: usize) -> usize {
-        y * Self::S + x
+    pub fn index(x: usize, y: usize) -> usize {
+        y * Self::s() + x
     }
 
     /// `(x, y)` of bit index `i`.
     #[must_use]
     #[inline(always)]
-    pub const fn coords(i: usize) -> (usize, usize) {
-        (i % Self::S, i / Self::S)
+    pub fn coords(i: usize) -> (usize, usize) {
+        (i % Self::s(), i / Self::s())
     }
 
     /// The on-board orthogonal neighbours of every point of `b` (points of `b` itself included
@@ -117,31 +220,31 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     #[must_use]
     #[inline(always)]
     pub fn neighbours(b: Bitboard<W>) -> Bitboard<W> {
-        (b.shl(1) | b.shr(1) | b.shl(Self::S) | b.shr(Self::S)) & Self::ONBOARD
+        (b.shl(1) | b.shr(1) | b.shl(Self::s()) | b.shr(Self::s())) & Self::onboard()
     }
 
     /// The up-to-four bit indices orthogonally next to `i`, off-board ones included (a caller
     /// tests them against a mask of on-board points, as every stone and empty mask is).
     #[must_use]
     #[inline(always)]
-    pub const fn around(i: usize) -> [usize; 4] {
+    pub fn around(i: usize) -> [usize; 4] {
         [
-            i.wrapping_sub(Self::S),
+            i.wrapping_sub(Self::s()),
             i.wrapping_sub(1),
             i + 1,
-            i + Self::S,
+            i + Self::s(),
         ]
     }
 
     /// The four bit indices diagonally next to `i`, off-board ones included.
     #[must_use]
     #[inline(always)]
-    pub const fn diagonals(i: usize) -> [usize; 4] {
+    pub fn diagonals(i: usize) -> [usize; 4] {
         [
-            i.wrapping_sub(Self::S + 1),
-            i.wrapping_sub(Self::S - 1),
-            i + Self::S - 1,
-            i + Self::S + 1,
+            i.wrapping_sub(Self::s() + 1),
+            i.wrapping_sub(Self::s() - 1),
+            i + Self::s() - 1,
+            i + Self::s() + 1,
         ]
     }
 
@@ -150,15 +253,15 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     /// quarter turn of the 3x3 neighbourhood shifts the ring by two).
     #[must_use]
     #[inline(always)]
-    pub const fn ring(i: usize) -> [usize; 8] {
+    pub fn ring(i: usize) -> [usize; 8] {
         [
-            i.wrapping_sub(Self::S + 1),
-            i.wrapping_sub(Self::S),
-            i.wrapping_sub(Self::S - 1),
+            i.wrapping_sub(Self::s() + 1),
+            i.wrapping_sub(Self::s()),
+            i.wrapping_sub(Self::s() - 1),
             i + 1,
-            i + Self::S + 1,
-            i + Self::S,
-            i + Self::S - 1,
+            i + Self::s() + 1,
+            i + Self::s(),
+            i + Self::s() - 1,
             i.wrapping_sub(1),
         ]
     }
@@ -166,16 +269,23 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     /// Offset of bit index `i` in the mailbox: `cell index = i + S + 1`, so every orthogonal
     /// and diagonal neighbour of an on-board point has a cell (row -1 and the guard columns
     /// read as off-board).
-    pub const CELL_OFFSET: usize = N + 2;
+    #[must_use]
+    #[inline(always)]
+    pub fn cell_offset() -> usize {
+        Self::n() + 2
+    }
+
+    /// A constant side's [`Self::cell_offset`].
+    const CELL_OFFSET: usize = N + 2;
 
     /// The mailbox of the empty board: `CELL_EMPTY` on the board, `CELL_OFF` elsewhere.
-    pub const EMPTY_CELLS: [u8; MAILBOX] = {
+    pub(super) const EMPTY_CELLS: [u8; MAILBOX] = {
         let mut cells = [CELL_OFF; MAILBOX];
         let mut y = 0;
         while y < N {
             let mut x = 0;
             while x < N {
-                cells[Self::index(x, y) + Self::CELL_OFFSET] = CELL_EMPTY;
+                cells[(y * Self::S + x) + Self::CELL_OFFSET] = CELL_EMPTY;
                 x += 1;
             }
             y += 1;
@@ -184,13 +294,13 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     };
 
     /// For each bit index, the mask of its on-board orthogonal neighbours.
-    pub const NEIGHBOURS: [[Bitboard<W>; 64]; W] = {
+    pub(super) const NEIGHBOURS: [[Bitboard<W>; 64]; W] = {
         let mut t = [[Bitboard([0; W]); 64]; W];
         let mut y = 0;
         while y < N {
             let mut x = 0;
             while x < N {
-                let i = Self::index(x, y);
+                let i = y * Self::S + x;
                 let mut m = [0u64; W];
                 if x > 0 {
                     m[(i - 1) / 64] |= 1 << ((i - 1) % 64);
@@ -219,14 +329,23 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     #[must_use]
     #[inline(always)]
     pub fn neighbours_of(i: usize) -> Bitboard<W> {
+        if N == 0 {
+            // The shared path has no table: the same masks from shifts.
+            assert!(i < Bitboard::<W>::CAPACITY, "index out of bounds: {i}");
+            let point = Bitboard::single(i);
+            if (point & Self::onboard()).is_empty() {
+                return Bitboard::EMPTY;
+            }
+            return Self::neighbours(point);
+        }
         // The table's one copy (see `board::tables`): 64 W bitboards of W words from here.
-        let table = &EXACT.neighbours[neighbour_start(N)..][..64 * W * W];
+        let table = &EXACT.neighbours[const { neighbour_start(N) }..][..64 * W * W];
         Bitboard(table.as_chunks::<W>().0[i])
     }
 
     /// The empty-point list of the empty board: every on-board bit index in increasing order
     /// (the first `N * N` entries), and each one's position in it (indexed by bit index).
-    pub const EMPTY_LIST: ([u16; MAILBOX], [u16; MAILBOX]) = {
+    pub(super) const EMPTY_LIST: ([u16; MAILBOX], [u16; MAILBOX]) = {
         let mut list = [0u16; MAILBOX];
         let mut pos = [0u16; MAILBOX];
         let mut k = 0;
@@ -234,7 +353,7 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
         while y < N {
             let mut x = 0;
             while x < N {
-                let i = Self::index(x, y);
+                let i = y * Self::S + x;
                 list[k] = i as u16;
                 pos[i] = k as u16;
                 k += 1;
@@ -247,7 +366,7 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
 
     /// Zobrist keys: one per colour and bit index, from a fixed splitmix64 stream
     /// ([`crate::rng`]).
-    pub const ZOBRIST: [[[u64; 64]; W]; 2] = {
+    pub(super) const ZOBRIST: [[[u64; 64]; W]; 2] = {
         let mut keys = [[[0u64; 64]; W]; 2];
         let mut state: u64 = 0x7e46_e4a1_9d2c_5b13 ^ (N as u64);
         let mut c = 0;
@@ -270,12 +389,19 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     /// Zobrist key of a stone of colour index `c` on bit index `i`.
     ///
     /// # Panics
-    /// If `c` is not 0 or 1, or `i` is not below [`Bitboard::CAPACITY`] (`64 * W`).
+    /// If `c` is not 0 or 1, or `i` is not below [`Bitboard::CAPACITY`] (`64 * W`; on the
+    /// shared path, `64 * words_for(side)`).
     #[must_use]
     #[inline(always)]
     pub fn key(c: usize, i: usize) -> u64 {
-        // The table's one copy (see `board::tables`): Black's 64 W keys, then White's.
-        let (black, white) = EXACT.zobrist[zobrist_start(N)..][..128 * W].split_at(64 * W);
+        // The table's one copy (see `board::tables`): Black's 64 W keys, then White's; the
+        // shared path reads its side's, in that side's own words.
+        let (start, words) = if N == 0 {
+            (ZOBRIST_STARTS[Self::n()], words_for(Self::n()))
+        } else {
+            (const { zobrist_start(N) }, W)
+        };
+        let (black, white) = EXACT.zobrist[start..][..128 * words].split_at(64 * words);
         [black, white][c][i]
     }
 }

@@ -58,7 +58,7 @@ impl<const N: usize, const W: usize> Reader<N, W> {
         if self.nodes > MAX_NODES {
             return false;
         }
-        let empty = G::<N, W>::ONBOARD - own - opp;
+        let empty = G::<N, W>::onboard() - own - opp;
         // An attacking string next to the prey in atari: the defender captures it.
         let mut border = G::<N, W>::neighbours(prey) & opp;
         while let Some(q) = border.first() {
@@ -99,7 +99,7 @@ impl<const N: usize, const W: usize> Reader<N, W> {
         lib: usize,
     ) -> bool {
         let own = own | Bitboard::single(lib);
-        let empty = G::<N, W>::ONBOARD - own - opp;
+        let empty = G::<N, W>::onboard() - own - opp;
         // An attacking string whose last liberty was `lib` is captured by the extension.
         if Self::captures_at(opp, empty, lib) {
             return false;
@@ -138,7 +138,7 @@ pub fn caught<const N: usize, const W: usize>(board: &Board<N, W>, prey: Point) 
 /// The bit index of `p` when it is an empty point of the board.
 fn empty_point<const N: usize, const W: usize>(board: &Board<N, W>, p: Point) -> Option<usize> {
     let i = p.index();
-    (G::<N, W>::ONBOARD.contains(i) && board.color_at(p).is_none()).then_some(i)
+    (G::<N, W>::onboard().contains(i) && board.color_at(p).is_none()).then_some(i)
 }
 
 /// Whether `c`'s move at the empty point `p`, next to an own string in atari, is an escape
@@ -184,7 +184,7 @@ pub fn atari_catches<const N: usize, const W: usize>(
     };
     let own = board.stones(c) | Bitboard::single(i);
     let opp = board.stones(!c);
-    let empty = G::<N, W>::ONBOARD - own - opp;
+    let empty = G::<N, W>::onboard() - own - opp;
     if libs::<N, W>(string::<N, W>(own, Bitboard::single(i)), empty).count() < 2 {
         return false;
     }

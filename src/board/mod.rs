@@ -11,6 +11,7 @@ pub mod ladder;
 pub mod lanes;
 pub mod light;
 pub mod position;
+pub mod shared;
 pub mod size;
 mod tables;
 pub mod types;

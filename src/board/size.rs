@@ -7,11 +7,13 @@
 //! made for a supported side, and reaches a generic board only through [`with_size`]: no
 //! layer above has to handle a size that cannot happen.
 //!
-//! Only the sizes people measure and play get code compiled for the CPU's newer instruction
-//! sets ([`BoardSize::is_specialised`]: 9, 13 and 19). The other sizes run the same generic
-//! code compiled once, for the baseline target; see `perf/build.md` for what each choice costs.
+//! Only the sizes people measure and play get their own copy of the kernel, compiled for the
+//! CPU's newer instruction sets too ([`BoardSize::is_specialised`]: 9, 13 and 19). The other
+//! sizes share one copy, compiled once for the baseline target, that reads its geometry at run
+//! time ([`super::shared`]); see `perf/build.md` for what each choice costs.
 
 use super::geometry::MAX_SIZE;
+use super::shared::{with_side, SHARED_WORDS};
 use std::fmt;
 
 pub use crate::cpu::{is_specialised, Specialised};
@@ -83,29 +85,14 @@ pub trait SizeTask {
 }
 
 /// Runs `task` with the kernel's size types for `size`: the one place where a run-time size
-/// becomes a compile-time one.
+/// becomes a compile-time one. A specialised size runs its own instantiation; every other size
+/// runs the shared path's (`N = 0`, see [`super::shared`]) with the thread's side set to it.
 pub fn with_size<T: SizeTask>(size: BoardSize, task: T) -> T::Output {
     match size.get() {
-        2 => task.run::<2, 1>(),
-        3 => task.run::<3, 1>(),
-        4 => task.run::<4, 1>(),
-        5 => task.run::<5, 1>(),
-        6 => task.run::<6, 1>(),
-        7 => task.run::<7, 1>(),
-        8 => task.run::<8, 2>(),
         9 => task.run::<9, 2>(),
-        10 => task.run::<10, 2>(),
-        11 => task.run::<11, 3>(),
-        12 => task.run::<12, 3>(),
         13 => task.run::<13, 3>(),
-        14 => task.run::<14, 4>(),
-        15 => task.run::<15, 4>(),
-        16 => task.run::<16, 5>(),
-        17 => task.run::<17, 5>(),
-        18 => task.run::<18, 6>(),
         19 => task.run::<19, 6>(),
-        // `BoardSize::new` makes sizes 2 to 19 only.
-        n => unreachable!("BoardSize({n}) cannot be made"),
+        n => with_side(n, || task.run::<0, SHARED_WORDS>()),
     }
 }
 
@@ -114,22 +101,30 @@ mod tests {
     use super::*;
     use crate::board::words_for;
 
-    struct Side;
-    impl SizeTask for Side {
-        type Output = (usize, usize);
-        fn run<const N: usize, const W: usize>(self) -> (usize, usize) {
-            (N, W)
+    struct Sides;
+    impl SizeTask for Sides {
+        type Output = (usize, usize, usize);
+        fn run<const N: usize, const W: usize>(self) -> (usize, usize, usize) {
+            (N, W, crate::board::shared::side::<N>())
         }
     }
 
     #[test]
-    fn every_size_reaches_its_own_types() {
+    fn every_size_reaches_its_own_types_or_the_shared_path() {
         let all: Vec<_> = BoardSize::all().collect();
         assert_eq!(all.len(), MAX_SIZE - MIN_SIZE + 1);
         for s in all {
-            assert_eq!(with_size(s, Side), (s.get(), words_for(s.get())));
-            assert_eq!(BoardSize::new(s.get()), Some(s));
+            let n = s.get();
+            let expected = if s.is_specialised() {
+                (n, words_for(n), n)
+            } else {
+                (0, SHARED_WORDS, n)
+            };
+            assert_eq!(with_size(s, Sides), expected);
+            assert_eq!(BoardSize::new(n), Some(s));
         }
+        // The thread's side is restored after each run.
+        assert_eq!(crate::board::shared::side::<0>(), MAX_SIZE);
     }
 
     #[test]

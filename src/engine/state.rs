@@ -6,6 +6,7 @@
 //! search only likes ending the game by passing when that wins on the board. Positional superko
 //! is the game's business: the searcher receives it as a filter on root moves.
 
+use crate::board::shared::side;
 use crate::board::geometry::{cell_of, MAX_SIZE};
 use crate::board::{Bitboard, Board, ByColor, Color, Geometry, LightBoard, Move, Point};
 use crate::cpu::{Cpu, Task};
@@ -55,7 +56,7 @@ impl<const N: usize, const W: usize> GoState<N, W> {
     /// with light playouts.
     #[must_use]
     pub fn new(board: &Board<N, W>, to_move: Color, passes: usize, komi: f32) -> Self {
-        let mut log = MoveLog::new(3 * N * N + 64);
+        let mut log = MoveLog::new(3 * side::<N>() * side::<N>() + 64);
         log.reset(to_move, None);
         Self {
             board: board.clone(),
@@ -63,7 +64,7 @@ impl<const N: usize, const W: usize> GoState<N, W> {
             passes: passes.min(2) as u8,
             cfg: PlayoutConfig {
                 komi,
-                ..PlayoutConfig::standard(N)
+                ..PlayoutConfig::standard(side::<N>())
             },
             policy: Policy::LIGHT,
             light_policy: true,
@@ -309,7 +310,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
     }
 
     fn board_side(&self) -> usize {
-        N
+        side::<N>()
     }
 
     /// The board's Zobrist hash (the XOR of `Geometry::key` over the stones) with keys for
@@ -364,10 +365,10 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         for _ in 0..3 {
             near |= Geometry::<N, W>::neighbours(near);
         }
-        let edge1 = Geometry::<N, W>::EDGE;
+        let edge1 = Geometry::<N, W>::edge();
         let edge2 = Geometry::<N, W>::neighbours(edge1) - edge1;
         // The third and fourth lines of the large boards, in empty areas.
-        let open_lines = if N >= 13 && weights.lines > 0 {
+        let open_lines = if side::<N>() >= 13 && weights.lines > 0 {
             let outer = edge1 | edge2;
             let edge3 = Geometry::<N, W>::neighbours(outer) - outer;
             let edge4 = Geometry::<N, W>::neighbours(outer | edge3) - (outer | edge3);
@@ -397,7 +398,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
                         .model_every_size
                         .then(|| crate::engine::model::builtin(9))
                 };
-                crate::engine::model::builtin(N).or_else(|| nine().flatten())
+                crate::engine::model::builtin(side::<N>()).or_else(|| nine().flatten())
             })
             .flatten();
         // On the stack, not a vector: this runs at every expansion. A board has at most

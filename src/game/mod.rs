@@ -15,6 +15,7 @@ pub mod vertex;
 pub use score::{format_score, tromp_taylor_area, tromp_taylor_score};
 pub use vertex::{BadVertex, Vertex, VertexMove};
 
+use crate::board::shared::side;
 use crate::board::{Bitboard, Board, Color, Geometry, IllegalMove, Move, Point, SetupError};
 
 /// Why the game refused a request. On any error the game is unchanged.
@@ -59,8 +60,6 @@ pub struct Game<const N: usize, const W: usize> {
 }
 
 impl<const N: usize, const W: usize> Game<N, W> {
-    /// Side length.
-    pub const SIZE: usize = N;
 
     /// An empty board, Black to move.
     #[must_use]
@@ -205,7 +204,7 @@ impl<const N: usize, const W: usize> Game<N, W> {
     #[must_use]
     pub fn violates_superko(&self, c: Color, p: Point) -> bool {
         let i = p.index();
-        let on = Geometry::<N, W>::ONBOARD;
+        let on = Geometry::<N, W>::onboard();
         let captures = Geometry::<N, W>::around(i).into_iter().any(|q| {
             on.contains(q) && {
                 let q = Point::from_index(q);
@@ -290,7 +289,7 @@ impl<const N: usize, const W: usize> Game<N, W> {
         if self.has_stones() {
             return Err(GameError::BoardNotEmpty);
         }
-        let pts = handicap::fixed_points(N, n).ok_or(GameError::InvalidHandicap)?;
+        let pts = handicap::fixed_points(side::<N>(), n).ok_or(GameError::InvalidHandicap)?;
         let pts: Vec<Point> = pts.into_iter().filter_map(Self::point).collect();
         self.place_handicap(&pts)?;
         Ok(pts)
@@ -301,7 +300,7 @@ impl<const N: usize, const W: usize> Game<N, W> {
         if self.has_stones() {
             return Err(GameError::BoardNotEmpty);
         }
-        let pts = handicap::free_points(N, n).ok_or(GameError::InvalidHandicap)?;
+        let pts = handicap::free_points(side::<N>(), n).ok_or(GameError::InvalidHandicap)?;
         let pts: Vec<Point> = pts.into_iter().filter_map(Self::point).collect();
         self.place_handicap(&pts)?;
         Ok(pts)
@@ -313,7 +312,7 @@ impl<const N: usize, const W: usize> Game<N, W> {
         if self.has_stones() {
             return Err(GameError::BoardNotEmpty);
         }
-        if points.len() < 2 || points.len() >= N * N {
+        if points.len() < 2 || points.len() >= side::<N>() * side::<N>() {
             return Err(GameError::InvalidHandicap);
         }
         let mut seen = Bitboard::<W>::EMPTY;

@@ -11,7 +11,7 @@ pub fn tromp_taylor_area<const N: usize, const W: usize>(
     black: Bitboard<W>,
     white: Bitboard<W>,
 ) -> ByColor<Bitboard<W>> {
-    let empty = Geometry::<N, W>::ONBOARD - black - white;
+    let empty = Geometry::<N, W>::onboard() - black - white;
     let reach = |stones: Bitboard<W>| {
         let mut r = Geometry::<N, W>::neighbours(stones) & empty;
         loop {

@@ -92,7 +92,7 @@ pub fn lone_in_sphere<const N: usize, const W: usize>(
             (live(!c), rest)
         };
         let after = tromp_taylor_area::<N, W>(black, white);
-        let open = Geometry::<N, W>::ONBOARD - black - white;
+        let open = Geometry::<N, W>::onboard() - black - white;
         for s in candidates {
             if (s - after[!c]) != Bitboard::EMPTY {
                 continue;

@@ -4,6 +4,7 @@
 //! run with the same seed, size, thread count and playout count is reproducible to the bit; the
 //! [`BenchStats::signature`] (a hash of every outcome) proves it.
 
+use crate::board::shared::side;
 use crate::board::{with_size, Board, BoardSize, Color, LightBoard, SizeTask};
 use crate::cpu::{Cpu, Task};
 use crate::playout::lanes::LaneGames;
@@ -197,6 +198,8 @@ impl SizeTask for Bench<'_> {
         };
         let mut total = BenchStats::default();
         let tables = PolicyTables::new();
+        // Workers run the caller's board side (the shared path reads it per thread).
+        let side = crate::board::shared::Side::current();
         let parts: Vec<BenchStats> = std::thread::scope(|s| {
             let handles: Vec<_> = (0..cfg.threads)
                 .map(|t| {
@@ -209,7 +212,10 @@ impl SizeTask for Bench<'_> {
                         tables: &tables,
                     };
                     let stop = &stop;
-                    s.spawn(move || worker_dispatch::<N, W>(&job, progress, stop))
+                    s.spawn(move || {
+                        side.adopt();
+                        worker_dispatch::<N, W>(&job, progress, stop)
+                    })
                 })
                 .collect();
             if let Limit::Seconds(secs) = cfg.limit {
@@ -293,7 +299,7 @@ impl<const N: usize, const W: usize> Task for LightWorker<'_, N, W> {
     fn run<C: Cpu>(self, _cpu: C) -> BenchStats {
         let cfg = PlayoutConfig {
             komi: self.job.komi,
-            ..PlayoutConfig::standard(N)
+            ..PlayoutConfig::standard(side::<N>())
         };
         run_playouts(
             self.job,
@@ -332,7 +338,7 @@ impl<const N: usize, const W: usize> LanesWorker<'_, N, W> {
     fn play<C: Cpu, const K: usize>(self, cpu: C) -> BenchStats {
         let cfg = PlayoutConfig {
             komi: self.job.komi,
-            ..PlayoutConfig::standard(N)
+            ..PlayoutConfig::standard(side::<N>())
         };
         let (job, progress, stop) = (self.job, self.progress, self.stop);
         let cpu0 = thread_cpu_time();
@@ -391,7 +397,7 @@ fn heavy_worker<const N: usize, const W: usize>(
 ) -> BenchStats {
     let cfg = PlayoutConfig {
         komi: job.komi,
-        ..PlayoutConfig::standard(N)
+        ..PlayoutConfig::standard(side::<N>())
     };
     let mut log = MoveLog::new(cfg.max_moves as usize + 1);
     run_playouts(job, progress, stop, Board::<N, W>::new(), |board, rng| {

@@ -321,7 +321,7 @@ impl FirstMarks {
     fn bitboards<const N: usize, const W: usize>(&self) -> ByColor<Bitboard<W>> {
         let mut first = ByColor([Bitboard::<W>::EMPTY; 2]);
         // 64 W cells from `OFFSET`: at most 21 + 384 for 19x19, inside the array.
-        let cells = &self.0[Layout::<N, W>::OFFSET..Layout::<N, W>::OFFSET + 64 * W];
+        let cells = &self.0[Layout::<N, W>::offset()..Layout::<N, W>::offset() + 64 * W];
         for (k, word) in cells.chunks_exact(64).enumerate() {
             let (black, white) = split_marks(word.try_into().expect("64 cells"));
             first[Color::Black].0[k] = black;

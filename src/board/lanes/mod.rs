@@ -103,7 +103,7 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
     #[must_use]
     #[inline(always)]
     pub fn empty(&self) -> Bitboard<W> {
-        Geometry::<N, W>::ONBOARD - self.stones[0] - self.stones[1]
+        Geometry::<N, W>::onboard() - self.stones[0] - self.stones[1]
     }
 
     /// The colour of the stone on `p`, if any (`None` also off the board).
@@ -181,7 +181,7 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
     pub fn check(&self, c: Color, mv: Move) -> Result<(), IllegalMove> {
         let Move::Play(p) = mv else { return Ok(()) };
         let i = p.index();
-        if !Geometry::<N, W>::ONBOARD.contains(i) {
+        if !Geometry::<N, W>::onboard().contains(i) {
             return Err(IllegalMove::OffBoard);
         }
         if !self.empty().contains(i) {

@@ -20,7 +20,8 @@
 //! the one word with no look at the diagonals, and placing or removing a stone adds one
 //! constant to each of its four neighbours and another to each of its four diagonals.
 
-use crate::board::geometry::Geometry;
+use crate::board::geometry::{Geometry, MAX_SIZE};
+use crate::board::shared::side;
 use crate::board::Color;
 
 /// Cells of every layout (enough for 19x19 with its border); arrays are this long so that a
@@ -79,7 +80,7 @@ pub const fn diagonal_delta(c: Color) -> Word {
 }
 
 /// An on-board cell of the layout of an `N x N` board: it, its four neighbours and its four
-/// diagonals are cells below `Layout::<N, W>::LEN <= CELLS`, so a helper that takes one may
+/// diagonals are cells below `Layout::<N, W>::len() <= CELLS`, so a helper that takes one may
 /// index the board's per-cell arrays at it and around it without a bounds check. Only
 /// [`Cell::new`], which checks, and the `unsafe` [`Cell::new_unchecked`] make one.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -122,76 +123,126 @@ impl<const N: usize, const W: usize> Cell<N, W> {
     }
 }
 
-/// Compile-time facts of the layout of an `N x N` board.
+/// Facts of the layout of an `N x N` board: compile-time constants for `N >= 2`, read at run
+/// time on the shared path (`N = 0`, see [`crate::board::shared`]). Code reads them through
+/// the accessors (`s()`, `offset()`, ...); the constants build the per-size tables.
 pub struct Layout<const N: usize, const W: usize>;
 
 impl<const N: usize, const W: usize> Layout<N, W> {
+    /// A constant side's row stride.
+    const S: usize = N + 1;
+    /// A constant side's cell of bit index 0.
+    const OFFSET: usize = N + 2;
+    /// A constant side's [`Self::len`].
+    const LEN: usize = N * N + 3 * N + 3;
+
+    /// The side.
+    #[must_use]
+    #[inline(always)]
+    pub fn n() -> usize {
+        side::<N>()
+    }
+
     /// Row stride.
-    pub const S: usize = N + 1;
+    #[must_use]
+    #[inline(always)]
+    pub fn s() -> usize {
+        Self::n() + 1
+    }
+
     /// Cell of bit index 0.
-    pub const OFFSET: usize = N + 2;
+    #[must_use]
+    #[inline(always)]
+    pub fn offset() -> usize {
+        Self::n() + 2
+    }
+
     /// Cells in use: every on-board cell and each of its neighbours and diagonals is below.
-    pub const LEN: usize = N * N + 3 * N + 3;
-    /// Cells the chain-id scans of merges and captures cover: `LEN` in whole 64-cell words.
-    /// The cells from `LEN` on hold their own ids, which no stone's chain has.
-    pub const SCANNED: usize = {
-        let cells = Self::LEN.next_multiple_of(64);
-        assert!(cells <= CELLS, "the id scans stay inside the arrays");
-        cells
-    };
+    #[must_use]
+    #[inline(always)]
+    pub fn len() -> usize {
+        let n = Self::n();
+        n * n + 3 * n + 3
+    }
+
+    /// Cells the chain-id scans of merges and captures cover: `len()` in whole 64-cell words
+    /// (at most [`CELLS`]). The cells from `len()` on hold their own ids, which no stone's
+    /// chain has.
+    #[must_use]
+    #[inline(always)]
+    pub fn scanned() -> usize {
+        const { assert!(Layout::<MAX_SIZE, 6>::LEN.next_multiple_of(64) <= CELLS) };
+        Self::len().next_multiple_of(64)
+    }
 
     /// Cell of the point `(x, y)`.
     #[must_use]
-    pub const fn cell(x: usize, y: usize) -> usize {
-        Geometry::<N, W>::index(x, y) + Self::OFFSET
+    #[inline(always)]
+    pub fn cell(x: usize, y: usize) -> usize {
+        y * Self::s() + x + Self::offset()
     }
 
     /// Whether cell `m` holds a point of the board.
     #[must_use]
-    pub const fn on_board(m: usize) -> bool {
-        if m < Self::OFFSET {
+    #[inline(always)]
+    pub fn on_board(m: usize) -> bool {
+        Self::on_board_of(Self::n(), m)
+    }
+
+    /// Whether cell `m` holds a point of a board of side `n`.
+    #[must_use]
+    #[inline(always)]
+    const fn on_board_of(n: usize, m: usize) -> bool {
+        if m < n + 2 {
             return false;
         }
-        let i = m - Self::OFFSET;
-        i % Self::S < N && i / Self::S < N
+        let i = m - (n + 2);
+        i % (n + 1) < n && i / (n + 1) < n
     }
 
     /// The four orthogonal neighbours of cell `m` (south, west, east, north), `m >= S`.
     #[must_use]
     #[inline(always)]
-    pub const fn around(m: usize) -> [usize; 4] {
-        [m - Self::S, m - 1, m + 1, m + Self::S]
+    pub fn around(m: usize) -> [usize; 4] {
+        Self::around_of(Self::s(), m)
+    }
+
+    /// [`Self::around`] with stride `s`.
+    #[inline(always)]
+    const fn around_of(s: usize, m: usize) -> [usize; 4] {
+        [m - s, m - 1, m + 1, m + s]
     }
 
     /// The four diagonal neighbours of cell `m` (south-west, south-east, north-west,
     /// north-east), `m > S`.
     #[must_use]
     #[inline(always)]
-    pub const fn diagonals(m: usize) -> [usize; 4] {
-        [
-            m - Self::S - 1,
-            m - Self::S + 1,
-            m + Self::S - 1,
-            m + Self::S + 1,
-        ]
+    pub fn diagonals(m: usize) -> [usize; 4] {
+        Self::diagonals_of(Self::s(), m)
+    }
+
+    /// [`Self::diagonals`] with stride `s`.
+    #[inline(always)]
+    const fn diagonals_of(s: usize, m: usize) -> [usize; 4] {
+        [m - s - 1, m - s + 1, m + s - 1, m + s + 1]
     }
 
     /// The cell words of the empty board.
-    pub const EMPTY_WORDS: [Word; CELLS] = {
+    pub(crate) const EMPTY_WORDS: [Word; CELLS] = {
         let mut w = [((OFF as Word) << CONTENT_SHIFT) | (8 << EMPTY_SHIFT); CELLS];
         let mut m = 0;
         while m < Self::LEN {
-            if Self::on_board(m) {
-                let around = Self::around(m);
+            if Self::on_board_of(N, m) {
+                let around = Self::around_of(Self::S, m);
                 let mut k = 0;
                 let mut word = (EMPTY as Word) << CONTENT_SHIFT;
                 while k < 4 {
-                    if Self::on_board(around[k]) {
+                    if Self::on_board_of(N, around[k]) {
                         word += 1 << EMPTY_SHIFT;
                     } else {
                         word += 0x0101;
                     }
-                    if !Self::on_board(Self::diagonals(m)[k]) {
+                    if !Self::on_board_of(N, Self::diagonals_of(Self::S, m)[k]) {
                         word |= 1 << OFF_DIAGONAL_SHIFT;
                     }
                     k += 1;
@@ -205,13 +256,13 @@ impl<const N: usize, const W: usize> Layout<N, W> {
 
     /// Zobrist key of a stone of each colour on each cell: the exact board's key of the
     /// same point ([`Geometry::ZOBRIST`]), zero off the board.
-    pub const KEYS: [[u64; CELLS]; 2] = {
+    pub(crate) const KEYS: [[u64; CELLS]; 2] = {
         let mut keys = [[0u64; CELLS]; 2];
         let mut c = 0;
         while c < 2 {
             let mut m = 0;
             while m < Self::LEN {
-                if Self::on_board(m) {
+                if Self::on_board_of(N, m) {
                     let i = m - Self::OFFSET;
                     keys[c][m] = Geometry::<N, W>::ZOBRIST[c][i / 64][i % 64];
                 }
@@ -223,7 +274,7 @@ impl<const N: usize, const W: usize> Layout<N, W> {
     };
 
     /// `0, 1, 2, ...`: every cell its own chain.
-    pub const IDENTITY: [u16; CELLS] = {
+    pub(crate) const IDENTITY: [u16; CELLS] = {
         let mut t = [0u16; CELLS];
         let mut m = 0;
         while m < CELLS {
@@ -235,12 +286,12 @@ impl<const N: usize, const W: usize> Layout<N, W> {
 
     /// The empty-point list of the empty board: cells in increasing order, as the exact
     /// board lists bit indices.
-    pub const EMPTY_LIST: [u16; CELLS] = {
+    pub(crate) const EMPTY_LIST: [u16; CELLS] = {
         let mut list = [0u16; CELLS];
         let mut k = 0;
         let mut m = 0;
         while m < Self::LEN {
-            if Self::on_board(m) {
+            if Self::on_board_of(N, m) {
                 list[k] = m as u16;
                 k += 1;
             }
@@ -261,12 +312,12 @@ mod tests {
         for y in 0..N {
             for x in 0..N {
                 let m = L::<N, W>::cell(x, y);
-                assert!(m < L::<N, W>::LEN);
+                assert!(m < L::<N, W>::len());
                 for d in L::<N, W>::diagonals(m)
                     .into_iter()
                     .chain(L::<N, W>::around(m))
                 {
-                    assert!(d < L::<N, W>::LEN, "{N}: {x},{y} -> {d}");
+                    assert!(d < L::<N, W>::len(), "{N}: {x},{y} -> {d}");
                 }
                 let w = L::<N, W>::EMPTY_WORDS[m];
                 let edges = usize::from(x == 0) + usize::from(y == 0);
@@ -290,6 +341,6 @@ mod tests {
         check::<9, 2>();
         check::<13, 3>();
         check::<19, 6>();
-        const { assert!(Layout::<19, 6>::LEN <= CELLS) };
+        assert!(Layout::<19, 6>::len() <= CELLS);
     }
 }

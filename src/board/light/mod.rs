@@ -27,6 +27,7 @@ mod verify;
 
 use self::layout::{stone, Layout, Word, CELLS, CONTENT_MASK, CONTENT_SHIFT, EMPTY_SHIFT};
 use crate::board::geometry::Geometry;
+use crate::board::shared::side;
 use crate::board::tables::{slot, LIGHT};
 use crate::board::{Bitboard, Board, ByColor, Color, IllegalMove, Move, Point};
 use std::fmt;
@@ -72,11 +73,11 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         #[allow(clippy::let_unit_value)]
         let () = Geometry::<N, W>::VALID;
         Self {
-            word: LIGHT.words[slot(N)],
+            word: LIGHT.words[slot(side::<N>())],
             chain: LIGHT.identity,
             libs: [layout::SCRATCH_LIBS; CELLS],
-            list: LIGHT.list[slot(N)],
-            empty_count: (N * N) as u32,
+            list: LIGHT.list[slot(side::<N>())],
+            empty_count: (side::<N>() * side::<N>()) as u32,
             stones: [0; 2],
             ko: NO_KO,
             ko_color: Color::Black,
@@ -86,12 +87,12 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// Empties the board, touching only the cells this size uses.
     #[inline]
     pub fn clear(&mut self) {
-        let len = Layout::<N, W>::LEN;
-        self.word[..len].copy_from_slice(&LIGHT.words[slot(N)][..len]);
+        let len = Layout::<N, W>::len();
+        self.word[..len].copy_from_slice(&LIGHT.words[slot(side::<N>())][..len]);
         self.chain[..len].copy_from_slice(&LIGHT.identity[..len]);
         self.libs[..len].fill(layout::SCRATCH_LIBS);
-        self.list[..N * N].copy_from_slice(&LIGHT.list[slot(N)][..N * N]);
-        self.empty_count = (N * N) as u32;
+        self.list[..side::<N>() * side::<N>()].copy_from_slice(&LIGHT.list[slot(side::<N>())][..side::<N>() * side::<N>()]);
+        self.empty_count = (side::<N>() * side::<N>()) as u32;
         self.stones = [0; 2];
         self.ko = NO_KO;
     }
@@ -110,30 +111,30 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         self.clear();
         for c in [Color::Black, Color::White] {
             for i in board.stones(c) {
-                let m = i + Layout::<N, W>::OFFSET;
+                let m = i + Layout::<N, W>::offset();
                 self.put_stone(c, m);
             }
         }
         // Chains: the exact board's root of each stone is a cell of the chain.
         let stones = board.stones(Color::Black) | board.stones(Color::White);
         for i in stones {
-            let m = i + Layout::<N, W>::OFFSET;
+            let m = i + Layout::<N, W>::offset();
             self.libs[m] = 0;
         }
         for i in stones {
-            let m = i + Layout::<N, W>::OFFSET;
-            let root = board.stone_root(i) + Layout::<N, W>::OFFSET;
+            let m = i + Layout::<N, W>::offset();
+            let root = board.stone_root(i) + Layout::<N, W>::offset();
             self.chain[m] = root as u16;
             self.libs[root] += ((self.word[m] >> EMPTY_SHIFT) & 0xff) as u16;
         }
         self.empty_count = board.empty_count();
         for k in 0..board.empty_count() {
-            let m = board.empty_at(k).index() + Layout::<N, W>::OFFSET;
+            let m = board.empty_at(k).index() + Layout::<N, W>::offset();
             self.list[k as usize] = m as u16;
         }
         match board.ko() {
             Some((p, c)) => {
-                self.ko = (p.index() + Layout::<N, W>::OFFSET) as u16;
+                self.ko = (p.index() + Layout::<N, W>::offset()) as u16;
                 self.ko_color = c;
             }
             None => self.ko = NO_KO,
@@ -153,11 +154,11 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// `LEN`, and the id scans leave the ids there unchanged), so they need no copy.
     #[inline]
     pub fn copy_from(&mut self, src: &Self) {
-        let len = Layout::<N, W>::LEN;
+        let len = Layout::<N, W>::len();
         self.word[..len].copy_from_slice(&src.word[..len]);
         self.chain[..len].copy_from_slice(&src.chain[..len]);
         self.libs[..len].copy_from_slice(&src.libs[..len]);
-        self.list[..N * N].copy_from_slice(&src.list[..N * N]);
+        self.list[..side::<N>() * side::<N>()].copy_from_slice(&src.list[..side::<N>() * side::<N>()]);
         self.empty_count = src.empty_count;
         self.stones = src.stones;
         self.ko = src.ko;
@@ -187,7 +188,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     #[must_use]
     #[inline]
     pub fn cell_of(p: Point) -> Option<usize> {
-        let m = p.index().checked_add(Layout::<N, W>::OFFSET)?;
+        let m = p.index().checked_add(Layout::<N, W>::offset())?;
         (m < CELLS && Layout::<N, W>::on_board(m)).then_some(m)
     }
 
@@ -196,7 +197,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     #[inline(always)]
     pub fn point_of(m: usize) -> Point {
         debug_assert!(Layout::<N, W>::on_board(m));
-        Point::from_index(m - Layout::<N, W>::OFFSET)
+        Point::from_index(m - Layout::<N, W>::offset())
     }
 
     /// Number of empty points.
@@ -264,13 +265,13 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// search 4 % of its instructions and a mispredict every few points (perf/results.md).
     #[inline]
     fn mask_where(&self, test: impl Fn(Word) -> bool) -> Bitboard<W> {
-        let span = (N - 1) * Layout::<N, W>::S + N;
+        let span = (side::<N>() - 1) * Layout::<N, W>::s() + side::<N>();
         let mut b = Bitboard::EMPTY;
         for (k, out) in b.0.iter_mut().enumerate() {
             let lo = (k * 64).min(span);
             let hi = (k * 64 + 64).min(span);
             let mut bits = 0u64;
-            for (j, &w) in self.word[lo + Layout::<N, W>::OFFSET..hi + Layout::<N, W>::OFFSET]
+            for (j, &w) in self.word[lo + Layout::<N, W>::offset()..hi + Layout::<N, W>::offset()]
                 .iter()
                 .enumerate()
             {
@@ -302,11 +303,11 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         // Without a branch a cell, so that it vectorises (the bench hashes every final
         // position).
         let mut hash = 0;
-        for m in 0..Layout::<N, W>::LEN {
+        for m in 0..Layout::<N, W>::len() {
             let v = self.content(m);
             let black = u64::from(v == layout::BLACK).wrapping_neg();
             let white = u64::from(v == layout::WHITE).wrapping_neg();
-            hash ^= (LIGHT.keys[slot(N)][0][m] & black) ^ (LIGHT.keys[slot(N)][1][m] & white);
+            hash ^= (LIGHT.keys[slot(side::<N>())][0][m] & black) ^ (LIGHT.keys[slot(side::<N>())][1][m] & white);
         }
         hash
     }
@@ -394,7 +395,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
 /// order and the chain ids are not part of the position).
 impl<const N: usize, const W: usize> PartialEq for LightBoard<N, W> {
     fn eq(&self, other: &Self) -> bool {
-        (0..Layout::<N, W>::LEN).all(|m| self.content(m) == other.content(m))
+        (0..Layout::<N, W>::len()).all(|m| self.content(m) == other.content(m))
             && self.ko() == other.ko()
     }
 }
@@ -408,8 +409,8 @@ impl<const N: usize, const W: usize> fmt::Debug for LightBoard<N, W> {
 /// One row a line, top row first: `X` Black, `O` White, `*` the ko point, `.` empty.
 impl<const N: usize, const W: usize> fmt::Display for LightBoard<N, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for y in (0..N).rev() {
-            for x in 0..N {
+        for y in (0..side::<N>()).rev() {
+            for x in 0..side::<N>() {
                 let m = Layout::<N, W>::cell(x, y);
                 let ch = match self.content(m) {
                     layout::BLACK => 'X',

@@ -6,6 +6,7 @@
 //! pseudo-liberty each (an empty or off-board neighbour is its own scratch chain, so it needs
 //! no test), and the stone joins the chain of its last own neighbour, picked with selects.
 
+use crate::board::shared::side;
 use super::layout::{diagonal_delta, neighbour_delta, stone, Cell, Layout, Word, CELLS};
 use super::layout::{CONTENT_MASK, CONTENT_SHIFT, EMPTY_SHIFT, SCRATCH_LIBS};
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -162,7 +163,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         if opaque(takes) != 0 {
             // Inline on small boards, out of line on large ones: measured 0.992x and 1.033x
             // the CPU time of an out-of-line call on 9x9 and 19x19 (perf/results.md).
-            if N <= 9 {
+            if side::<N>() <= 9 {
                 self.capture_around(c, cell, root == m as u16);
             } else {
                 self.capture_around_out_of_line(c, cell, root == m as u16);
@@ -249,7 +250,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     #[inline(always)]
     fn merge(&mut self, a: Cell<N, W>, b: Cell<N, W>) {
         let (a, b) = (a.id(), b.id());
-        for id in &mut self.chain[..Layout::<N, W>::SCANNED] {
+        for id in &mut self.chain[..Layout::<N, W>::scanned()] {
             *id = if *id == b { a } else { *id };
         }
         at!(self.libs[a]) += at!(self.libs[b]);
@@ -311,7 +312,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             return 1;
         }
         let mut removed = 0;
-        for k in 0..Layout::<N, W>::SCANNED / 64 {
+        for k in 0..Layout::<N, W>::scanned() / 64 {
             let mut b = chain_mask(&self.chain, k, r.id());
             removed += b.count_ones();
             while b != 0 {

@@ -1,5 +1,6 @@
 //! The light board against the exact board, move by move.
 
+use crate::board::shared::side;
 use super::*;
 use crate::board::Board;
 use rand_core::{RngCore, SeedableRng};
@@ -61,10 +62,10 @@ fn random_games<const N: usize, const W: usize>(games: u32, seed: u64) {
         let mut exact = Board::<N, W>::new();
         let mut light = LightBoard::<N, W>::new();
         let mut c = Color::Black;
-        for _ in 0..3 * N * N {
+        for _ in 0..3 * side::<N>() * side::<N>() {
             let p = Point::from_index(Geometry::<N, W>::index(
-                rng.next_u32() as usize % N,
-                rng.next_u32() as usize % N,
+                rng.next_u32() as usize % side::<N>(),
+                rng.next_u32() as usize % side::<N>(),
             ));
             let mv = if rng.next_u32() % 64 == 0 {
                 Move::Pass
@@ -91,11 +92,11 @@ fn copies_play_on<const N: usize, const W: usize>(games: u32, seed: u64) {
         // Whether `copy` holds `light`'s position (it drifts away by moves of its own).
         let mut synced = false;
         let mut c = Color::Black;
-        for _ in 0..3 * N * N {
+        for _ in 0..3 * side::<N>() * side::<N>() {
             let mut point = || {
                 Point::from_index(Geometry::<N, W>::index(
-                    rng.next_u32() as usize % N,
-                    rng.next_u32() as usize % N,
+                    rng.next_u32() as usize % side::<N>(),
+                    rng.next_u32() as usize % side::<N>(),
                 ))
             };
             let (p, junk) = (point(), point());

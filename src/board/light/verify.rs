@@ -9,7 +9,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// Recomputes neighbour counts, chains, pseudo-liberties, the empty list and the
     /// stone counts from the cells' contents, and returns the first disagreement.
     pub fn verify(&self) -> Result<(), String> {
-        let len = Layout::<N, W>::LEN;
+        let len = Layout::<N, W>::len();
         let content = |m: usize| (self.word[m] >> CONTENT_SHIFT) as u32;
         let mut stones = [0u32; 2];
         let mut empties = 0u32;

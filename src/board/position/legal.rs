@@ -27,7 +27,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
     pub fn check(&self, c: Color, mv: Move) -> Result<(), IllegalMove> {
         let Move::Play(p) = mv else { return Ok(()) };
         let i = p.index();
-        if !Geometry::<N, W>::ONBOARD.contains(i) {
+        if !Geometry::<N, W>::onboard().contains(i) {
             return Err(IllegalMove::OffBoard);
         }
         if !self.empty.contains(i) {
@@ -96,18 +96,18 @@ impl<const N: usize, const W: usize> Board<N, W> {
     #[must_use]
     pub fn eyelike_mask(&self, c: Color) -> Bitboard<W> {
         type G<const N: usize, const W: usize> = Geometry<N, W>;
-        let s = G::<N, W>::S;
+        let s = G::<N, W>::s();
         let own = self.stones[c];
         let opp = self.stones[!c];
-        let orth = (own.shr(s) | G::<N, W>::NORTH_EDGE)
-            & (own.shl(s) | G::<N, W>::SOUTH_EDGE)
-            & (own.shr(1) | G::<N, W>::EAST_EDGE)
-            & (own.shl(1) | G::<N, W>::WEST_EDGE);
+        let orth = (own.shr(s) | G::<N, W>::north_edge())
+            & (own.shl(s) | G::<N, W>::south_edge())
+            & (own.shr(1) | G::<N, W>::east_edge())
+            & (own.shl(1) | G::<N, W>::west_edge());
         let (a, b) = (opp.shr(s + 1), opp.shr(s - 1));
         let (d, e) = (opp.shl(s - 1), opp.shl(s + 1));
         let two = (a & b) | (d & e) | ((a | b) & (d | e));
         let any = a | b | d | e;
-        self.empty & (orth - (two | (G::<N, W>::EDGE & any)))
+        self.empty & (orth - (two | (G::<N, W>::edge() & any)))
     }
 
     /// Bit-parallel: the empty points where `c` may play without suicide (ko not considered).

@@ -32,8 +32,8 @@ impl<const N: usize, const W: usize> Board<N, W> {
     #[inline(always)]
     pub fn raster_code(&self, i: usize) -> u16 {
         // The rows start at the cells of `i - S - 1`, `i - 1` and `i + S - 1`: cell indices `i`,
-        // `i + S` and `i + 2 S` (see `Geometry::CELL_OFFSET`).
-        let s = Geometry::<N, W>::S;
+        // `i + S` and `i + 2 S` (see `Geometry::cell_offset()`).
+        let s = Geometry::<N, W>::s();
         let south = self.row4(i);
         let middle = self.row4(i + s);
         let north = self.row4(i + 2 * s);

@@ -27,7 +27,7 @@
 //! liberty count is a popcount, atari is a count of one and a merge is an OR. Nothing is ever
 //! freed: a chain slot is live exactly while `root[r] == r` for a stone `r`, and no code reads
 //! `root` or `chains` at a point that holds no stone (so clearing a board touches only the
-//! small header). Beside the bitboards, a byte mailbox (`cell`, see `Geometry::CELL_OFFSET`)
+//! small header). Beside the bitboards, a byte mailbox (`cell`, see `Geometry::cell_offset()`)
 //! answers "what is on this neighbour" with one load and no bounds test; bitboards stay the
 //! source of truth for sets.
 //!
@@ -48,6 +48,7 @@ use super::bitboard::Bitboard;
 use super::geometry::{
     bytes_eq, cell_of, zero_bytes, Geometry, Packed, CELL_EMPTY, CELL_OFF, MAILBOX,
 };
+use super::shared::side;
 use super::tables::{slot, EXACT};
 use super::types::{ByColor, Color, Move, Point};
 use std::fmt;
@@ -130,10 +131,6 @@ impl<const N: usize, const W: usize> Default for Board<N, W> {
 }
 
 impl<const N: usize, const W: usize> Board<N, W> {
-    /// Side length.
-    pub const SIZE: usize = N;
-    /// Number of points.
-    pub const AREA: usize = N * N;
 
     /// The empty board.
     #[must_use]
@@ -142,15 +139,15 @@ impl<const N: usize, const W: usize> Board<N, W> {
         let () = Geometry::<N, W>::VALID;
         Self {
             stones: ByColor([Bitboard::EMPTY; 2]),
-            empty: Geometry::<N, W>::ONBOARD,
+            empty: Geometry::<N, W>::onboard(),
             hash: 0,
             ko: NO_KO,
             ko_color: Color::Black,
             captured: ByColor([0; 2]),
-            empty_count: (N * N) as u32,
-            empty_list: EXACT.empty_list[slot(N)],
-            empty_pos: EXACT.empty_pos[slot(N)],
-            cell: EXACT.empty_cells[slot(N)],
+            empty_count: (side::<N>() * side::<N>()) as u32,
+            empty_list: EXACT.empty_list[slot(side::<N>())],
+            empty_pos: EXACT.empty_pos[slot(side::<N>())],
+            cell: EXACT.empty_cells[slot(side::<N>())],
             root: [[0; 64]; W],
             chains: [[Chain::EMPTY; 64]; W],
         }
@@ -160,14 +157,14 @@ impl<const N: usize, const W: usize> Board<N, W> {
     #[inline]
     pub fn clear(&mut self) {
         self.stones = ByColor([Bitboard::EMPTY; 2]);
-        self.empty = Geometry::<N, W>::ONBOARD;
+        self.empty = Geometry::<N, W>::onboard();
         self.hash = 0;
         self.ko = NO_KO;
         self.captured = ByColor([0; 2]);
-        self.empty_count = (N * N) as u32;
-        self.empty_list = EXACT.empty_list[slot(N)];
-        self.empty_pos = EXACT.empty_pos[slot(N)];
-        self.cell = EXACT.empty_cells[slot(N)];
+        self.empty_count = (side::<N>() * side::<N>()) as u32;
+        self.empty_list = EXACT.empty_list[slot(side::<N>())];
+        self.empty_pos = EXACT.empty_pos[slot(side::<N>())];
+        self.cell = EXACT.empty_cells[slot(side::<N>())];
     }
 
     /// Makes `self` equal to `src`, copying only live chain data (cheap for sparse boards).

@@ -1,5 +1,6 @@
 //! The board's read-only views, and the private accessors of its tables.
 
+use crate::board::shared::side;
 use super::*;
 
 impl<const N: usize, const W: usize> Board<N, W> {
@@ -8,7 +9,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
     /// The point at column `x`, row `y` from the bottom, if on the board.
     #[must_use]
     pub fn point(x: usize, y: usize) -> Option<Point> {
-        (x < N && y < N).then(|| Point::from_index(Geometry::<N, W>::index(x, y)))
+        (x < side::<N>() && y < side::<N>()).then(|| Point::from_index(Geometry::<N, W>::index(x, y)))
     }
 
     /// `(x, y)` of a point (column from the left, row from the bottom).
@@ -20,18 +21,18 @@ impl<const N: usize, const W: usize> Board<N, W> {
     /// Whether `p` is a point of this board.
     #[must_use]
     pub fn is_on_board(p: Point) -> bool {
-        Geometry::<N, W>::ONBOARD.contains(p.index())
+        Geometry::<N, W>::onboard().contains(p.index())
     }
 
     /// Every point of the board, as a mask.
     #[must_use]
     pub fn on_board() -> Bitboard<W> {
-        Geometry::<N, W>::ONBOARD
+        Geometry::<N, W>::onboard()
     }
 
     /// Every point of the board, in index order.
     pub fn points() -> impl Iterator<Item = Point> {
-        Geometry::<N, W>::ONBOARD.iter().map(Point::from_index)
+        Geometry::<N, W>::onboard().iter().map(Point::from_index)
     }
 
     /// Stones of colour `c`.
@@ -96,7 +97,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
     /// Mailbox value at bit index `i` (any neighbour or diagonal of an on-board point).
     #[inline(always)]
     pub(super) fn cell(&self, i: usize) -> u8 {
-        self.cell[i.wrapping_add(Geometry::<N, W>::CELL_OFFSET) & (MAILBOX - 1)]
+        self.cell[i.wrapping_add(Geometry::<N, W>::cell_offset()) & (MAILBOX - 1)]
     }
 
     /// The cells of the four orthogonal neighbours of `i`, in `Geometry::around` order.
@@ -113,7 +114,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
 
     #[inline(always)]
     pub(super) fn set_cell(&mut self, i: usize, v: u8) {
-        self.cell[i.wrapping_add(Geometry::<N, W>::CELL_OFFSET) & (MAILBOX - 1)] = v;
+        self.cell[i.wrapping_add(Geometry::<N, W>::cell_offset()) & (MAILBOX - 1)] = v;
     }
 
     /// The colour of the stone on `p`, if any.
@@ -174,27 +175,27 @@ impl<const N: usize, const W: usize> Board<N, W> {
 
     #[inline(always)]
     pub(super) fn root_of(&self, i: usize) -> usize {
-        debug_assert!(Geometry::<N, W>::ONBOARD.contains(i));
+        debug_assert!(Geometry::<N, W>::onboard().contains(i));
         usize::from(self.root.as_flattened()[i.min(Self::LAST)])
     }
 
     #[inline(always)]
     pub(super) fn set_root(&mut self, i: usize, r: usize) {
         debug_assert!(
-            Geometry::<N, W>::ONBOARD.contains(i) && Geometry::<N, W>::ONBOARD.contains(r)
+            Geometry::<N, W>::onboard().contains(i) && Geometry::<N, W>::onboard().contains(r)
         );
         self.root.as_flattened_mut()[i.min(Self::LAST)] = r as u16;
     }
 
     #[inline(always)]
     pub(super) fn chain(&self, r: usize) -> &Chain<W> {
-        debug_assert!(Geometry::<N, W>::ONBOARD.contains(r));
+        debug_assert!(Geometry::<N, W>::onboard().contains(r));
         &self.chains.as_flattened()[r.min(Self::LAST)]
     }
 
     #[inline(always)]
     pub(super) fn chain_mut(&mut self, r: usize) -> &mut Chain<W> {
-        debug_assert!(Geometry::<N, W>::ONBOARD.contains(r));
+        debug_assert!(Geometry::<N, W>::onboard().contains(r));
         &mut self.chains.as_flattened_mut()[r.min(Self::LAST)]
     }
 }

@@ -1,6 +1,7 @@
 //! Setting up a position from stones, area scoring, and `verify`, which recomputes every view
 //! from scratch.
 
+use crate::board::shared::side;
 use super::*;
 
 impl<const N: usize, const W: usize> Board<N, W> {
@@ -9,7 +10,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
     /// Builds a position from stone masks (for diagrams, SGF setup, handicap). Rejects overlaps,
     /// off-board stones and chains without liberties. No ko; no captures counted.
     pub fn from_stones(black: Bitboard<W>, white: Bitboard<W>) -> Result<Self, SetupError> {
-        let on = Geometry::<N, W>::ONBOARD;
+        let on = Geometry::<N, W>::onboard();
         if (black | white) - on != Bitboard::EMPTY {
             return Err(SetupError::OffBoard);
         }
@@ -83,7 +84,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
     /// Recomputes stones, chains, liberties and hash from scratch and compares with the
     /// incremental state. Returns the first disagreement found.
     pub fn verify(&self) -> Result<(), String> {
-        let on = Geometry::<N, W>::ONBOARD;
+        let on = Geometry::<N, W>::onboard();
         let (b, w) = (self.stones[Color::Black], self.stones[Color::White]);
         if (b | w | self.empty) - on != Bitboard::EMPTY {
             return Err("bits set off the board".into());
@@ -114,7 +115,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
             }
             listed.insert(i);
         }
-        for i in 0..MAILBOX - Geometry::<N, W>::CELL_OFFSET {
+        for i in 0..MAILBOX - Geometry::<N, W>::cell_offset() {
             let want = if b.contains(i) {
                 cell_of(0)
             } else if w.contains(i) {
@@ -177,14 +178,14 @@ impl<const N: usize, const W: usize> Board<N, W> {
     #[must_use]
     pub fn mask_diagram(mask: Bitboard<W>) -> String {
         let mut s = String::new();
-        for y in (0..N).rev() {
-            for x in 0..N {
+        for y in (0..side::<N>()).rev() {
+            for x in 0..side::<N>() {
                 s.push(if mask.contains(Geometry::<N, W>::index(x, y)) {
                     '#'
                 } else {
                     '.'
                 });
-                s.push(if x + 1 < N { ' ' } else { '\n' });
+                s.push(if x + 1 < side::<N>() { ' ' } else { '\n' });
             }
         }
         s

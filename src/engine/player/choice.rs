@@ -1,6 +1,7 @@
 //! The move choice of [`Engine::genmove`](super::Engine::genmove): when to pass, what to play
 //! in cleanup mode, when to resign (see the module docs of [`crate::engine::player`]).
 
+use crate::board::shared::side;
 use super::{Analysis, Decision, GenmoveOptions, GoEngine, Watch};
 use crate::board::{Bitboard, Color, Move};
 use crate::engine::state::{GoState, PASS};
@@ -50,7 +51,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
                 && !(opts.cleanup && theirs_dead)
                 && self.may_pass(c)
             {
-                return (Decision::Play(VertexMove::Pass), Analysis::empty(N, c));
+                return (Decision::Play(VertexMove::Pass), Analysis::empty(side::<N>(), c));
             }
             // The tree scores two passes on the board as it stands: let it pass only where the
             // estimate does not call that a loss.

@@ -1,6 +1,7 @@
 //! [`GoEngine`]: the game and the searcher of one board size, and the [`Engine`] methods that
 //! play, set up and report (the move choice is in `choice`, the estimates in `estimate`).
 
+use crate::board::shared::side;
 use super::{
     Analysis, Decision, Engine, EngineConfig, GenmoveOptions, MoveInfo, StoneStatus, Watch,
 };
@@ -173,7 +174,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             })
             .collect();
         Analysis {
-            size: N,
+            size: side::<N>(),
             to_move: c,
             playouts: r.playouts,
             elapsed: r.elapsed,
@@ -192,9 +193,9 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         if by_action.is_empty() {
             return Vec::new();
         }
-        (0..N)
+        (0..side::<N>())
             .rev()
-            .flat_map(|y| (0..N).map(move |x| (x, y)))
+            .flat_map(|y| (0..side::<N>()).map(move |x| (x, y)))
             .map(|(x, y)| {
                 Board::<N, W>::point(x, y)
                     .and_then(|p| by_action.get(p.index()).copied())
@@ -218,7 +219,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
 
 impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
     fn size(&self) -> usize {
-        N
+        side::<N>()
     }
 
     fn komi(&self) -> f32 {

@@ -30,6 +30,7 @@
 mod choice;
 mod estimate;
 mod go_engine;
+mod on_side;
 
 pub use go_engine::GoEngine;
 
@@ -234,9 +235,9 @@ pub trait Engine: Send {
 
 /// An engine for `size x size`.
 ///
-/// Every size of the kernel (2 to 19) is compiled in: each monomorphises the game, the search and
-/// the playouts, with a copy for the newer instruction sets on the specialised sizes only
-/// (`crate::cpu::is_specialised`; `perf/build.md` has the build's cost of each).
+/// The specialised sizes (`crate::cpu::is_specialised`) each monomorphise the game, the search
+/// and the playouts, with a copy for the newer instruction sets; every other size runs the
+/// shared path's copy (`crate::board::shared`; `perf/build.md` has the build's cost of each).
 #[must_use]
 pub fn new_engine(size: BoardSize, komi: f32, cfg: EngineConfig) -> Box<dyn Engine> {
     with_size(size, NewEngine { komi, cfg })
@@ -252,6 +253,13 @@ impl SizeTask for NewEngine {
     type Output = Box<dyn Engine>;
 
     fn run<const N: usize, const W: usize>(self) -> Box<dyn Engine> {
-        Box::new(GoEngine::<N, W>::new(self.komi, self.cfg))
+        let engine = GoEngine::<N, W>::new(self.komi, self.cfg);
+        if N == 0 {
+            // The shared path: the engine outlives this call, so it sets its side on each.
+            let side = crate::board::shared::side::<N>();
+            Box::new(on_side::OnSide { side, inner: engine })
+        } else {
+            Box::new(engine)
+        }
     }
 }
