@@ -18,6 +18,7 @@ use common::reference::{RefBoard, RefIllegal, Xy};
 use common::{assert_same, assert_same_light, kernel_error, pt, reference_from_kernel, setup};
 use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg32;
+use tengen::board::shared::{side, with_side, SHARED_WORDS};
 use tengen::board::{Board, Color, IllegalMove, LightBoard, Move};
 
 /// How a random game picks its moves.
@@ -170,10 +171,10 @@ fn random_games<const N: usize, const W: usize>(seed: u64, style: Style, attempt
     let mut counts = Counts::default();
     let mut k = Board::<N, W>::new();
     let mut light = LightBoard::<N, W>::new();
-    let mut r = RefBoard::new(N);
+    let mut r = RefBoard::new(side::<N>());
     // A board that held another position, to check that `copy_from` leaves no stale state.
     let mut spare = Board::<N, W>::new();
-    let cap = 3 * N * N;
+    let cap = 3 * side::<N>() * side::<N>();
     let mut to_move = Color::Black;
     let mut plies = 0;
     let mut passes = 0;
@@ -181,7 +182,8 @@ fn random_games<const N: usize, const W: usize>(seed: u64, style: Style, attempt
     counts.games = 1;
     for attempt in 0..attempts {
         counts.attempts += 1;
-        let ctx = format!("{N}x{N} {style:?} seed {seed:#x} attempt {attempt}");
+        let n = side::<N>();
+        let ctx = format!("{n}x{n} {style:?} seed {seed:#x} attempt {attempt}");
         let choice = if refusals >= 4 {
             None
         } else {
@@ -278,7 +280,7 @@ fn random_games<const N: usize, const W: usize>(seed: u64, style: Style, attempt
         if passes >= 2 || plies >= cap {
             k.clear();
             light.clear();
-            r = RefBoard::new(N);
+            r = RefBoard::new(side::<N>());
             assert_same(&k, &r, &format!("{ctx}, clear"));
             to_move = Color::Black;
             plies = 0;
@@ -483,7 +485,7 @@ const GOLDEN: &[(usize, Style, [u32; 16])] = &[
 
 /// Runs both styles on one size and checks the totals against the golden counts.
 fn check_size<const N: usize, const W: usize>(attempts: u32) {
-    let seed = 0x7e46_0000 + N as u64;
+    let seed = 0x7e46_0000 + side::<N>() as u64;
     let got = [
         (
             Style::Wild,
@@ -508,7 +510,7 @@ fn check_size<const N: usize, const W: usize>(attempts: u32) {
     assert!(total.edge_moves > 0 && total.corner_moves > 0, "{total:?}");
     assert!(total.eye_fills > 0, "{total:?}");
     // A 2x2 board has no ko: a lone stone that captures there always has two liberties.
-    if N >= 3 {
+    if side::<N>() >= 3 {
         assert!(total.ko_bans > 0 && total.rejected_ko > 0, "{total:?}");
         assert!(total.multi_string_captures > 0, "{total:?}");
     }
@@ -516,51 +518,64 @@ fn check_size<const N: usize, const W: usize>(attempts: u32) {
     for (style, counts) in got {
         let golden = GOLDEN
             .iter()
-            .find(|(n, s, _)| *n == N && *s == style)
+            .find(|(n, s, _)| *n == side::<N>() && *s == style)
             .map(|g| g.2);
         if golden != Some(counts.row()) {
-            mismatch += &format!("    ({N}, Style::{style:?}, {:?}),\n", counts.row());
+            mismatch += &format!("    ({}, Style::{style:?}, {:?}),\n", side::<N>(), counts.row());
         }
     }
     assert!(
         mismatch.is_empty(),
-        "{N}x{N}: event counts differ from the golden ones; if the change is intended, paste:\n{mismatch}"
+        "{0}x{0}: event counts differ from the golden ones; if the change is intended, paste:\n{mismatch}",
+        side::<N>()
     );
 }
 
-#[test]
-fn random_games_2x2() {
-    check_size::<2, 1>(1500);
+/// [`check_size`] on the shared path, the copy that sizes without their own run.
+fn shared_size(n: usize, attempts: u32) {
+    with_side(n, || check_size::<0, SHARED_WORDS>(attempts));
 }
 
+/// The generic kernel instantiated for a size the engine runs on the shared path: the public
+/// types work on every size, and play the same games.
 #[test]
-fn random_games_3x3() {
-    check_size::<3, 1>(1500);
-}
-
-#[test]
-fn random_games_4x4() {
-    check_size::<4, 1>(1500);
-}
-
-#[test]
-fn random_games_5x5() {
-    check_size::<5, 1>(1500);
-}
-
-#[test]
-fn random_games_6x6() {
-    check_size::<6, 1>(1500);
-}
-
-#[test]
-fn random_games_7x7() {
+fn random_games_7x7_own_copy() {
     check_size::<7, 1>(1500);
 }
 
 #[test]
+fn random_games_2x2() {
+    shared_size(2, 1500);
+}
+
+#[test]
+fn random_games_3x3() {
+    shared_size(3, 1500);
+}
+
+#[test]
+fn random_games_4x4() {
+    shared_size(4, 1500);
+}
+
+#[test]
+fn random_games_5x5() {
+    shared_size(5, 1500);
+}
+
+#[test]
+fn random_games_6x6() {
+    shared_size(6, 1500);
+}
+
+#[test]
+fn random_games_7x7() {
+    shared_size(7, 1500);
+}
+
+#[test]
 fn random_games_8x8() {
-    check_size::<8, 2>(1500);
+    shared_size(8, 1500);
 }
 
 #[test]
@@ -570,12 +585,12 @@ fn random_games_9x9() {
 
 #[test]
 fn random_games_10x10() {
-    check_size::<10, 2>(1000);
+    shared_size(10, 1000);
 }
 
 #[test]
 fn random_games_11x11() {
-    check_size::<11, 3>(1000);
+    shared_size(11, 1000);
 }
 
 #[test]
@@ -585,7 +600,7 @@ fn random_games_13x13() {
 
 #[test]
 fn random_games_16x16() {
-    check_size::<16, 5>(800);
+    shared_size(16, 800);
 }
 
 #[test]

@@ -18,6 +18,7 @@
 //! * 7: a pass (bit 3 of the op clear) or only the move handed to the other colour (set).
 #![no_main]
 
+use tengen::board::shared::{side, with_side, SHARED_WORDS};
 use libfuzzer_sys::fuzz_target;
 use tengen::board::{Bitboard, Board, Color, Geometry, IllegalMove, Move, Point};
 
@@ -26,7 +27,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     match size % 3 {
-        0 => run::<5, 1>(ops),
+        // 5x5 on the shared path, the copy the sizes without their own run.
+        0 => with_side(5, || run::<0, SHARED_WORDS>(ops)),
         1 => run::<9, 2>(ops),
         _ => run::<19, 6>(ops),
     }
@@ -38,8 +40,8 @@ fn run<const N: usize, const W: usize>(data: &[u8]) {
     for op in data.chunks_exact(3) {
         let i = usize::from(u16::from_le_bytes([op[1], op[2]]));
         let p = Point::from_index(i);
-        let k = i % (N * N);
-        let nth = Board::<N, W>::point(k % N, k / N).expect("on the board");
+        let k = i % (side::<N>() * side::<N>());
+        let nth = Board::<N, W>::point(k % side::<N>(), k / side::<N>()).expect("on the board");
         match op[0] % 8 {
             0 => {
                 let before = b.clone();
