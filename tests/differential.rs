@@ -18,7 +18,7 @@ use common::reference::{RefBoard, RefIllegal, Xy};
 use common::{assert_same, assert_same_light, kernel_error, pt, reference_from_kernel, setup};
 use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg32;
-use tengen::board::shared::{side, with_side, SHARED_WORDS};
+use tengen::board::shared::{shared_words, side, with_side, SHARED_WORDS};
 use tengen::board::{Board, Color, IllegalMove, LightBoard, Move};
 
 /// How a random game picks its moves.
@@ -171,10 +171,10 @@ fn random_games<const N: usize, const W: usize>(seed: u64, style: Style, attempt
     let mut counts = Counts::default();
     let mut k = Board::<N, W>::new();
     let mut light = LightBoard::<N, W>::new();
-    let mut r = RefBoard::new(side::<N>());
+    let mut r = RefBoard::new(side::<N, W>());
     // A board that held another position, to check that `copy_from` leaves no stale state.
     let mut spare = Board::<N, W>::new();
-    let cap = 3 * side::<N>() * side::<N>();
+    let cap = 3 * side::<N, W>() * side::<N, W>();
     let mut to_move = Color::Black;
     let mut plies = 0;
     let mut passes = 0;
@@ -182,7 +182,7 @@ fn random_games<const N: usize, const W: usize>(seed: u64, style: Style, attempt
     counts.games = 1;
     for attempt in 0..attempts {
         counts.attempts += 1;
-        let n = side::<N>();
+        let n = side::<N, W>();
         let ctx = format!("{n}x{n} {style:?} seed {seed:#x} attempt {attempt}");
         let choice = if refusals >= 4 {
             None
@@ -280,7 +280,7 @@ fn random_games<const N: usize, const W: usize>(seed: u64, style: Style, attempt
         if passes >= 2 || plies >= cap {
             k.clear();
             light.clear();
-            r = RefBoard::new(side::<N>());
+            r = RefBoard::new(side::<N, W>());
             assert_same(&k, &r, &format!("{ctx}, clear"));
             to_move = Color::Black;
             plies = 0;
@@ -485,7 +485,7 @@ const GOLDEN: &[(usize, Style, [u32; 16])] = &[
 
 /// Runs both styles on one size and checks the totals against the golden counts.
 fn check_size<const N: usize, const W: usize>(attempts: u32) {
-    let seed = 0x7e46_0000 + side::<N>() as u64;
+    let seed = 0x7e46_0000 + side::<N, W>() as u64;
     let got = [
         (
             Style::Wild,
@@ -510,7 +510,7 @@ fn check_size<const N: usize, const W: usize>(attempts: u32) {
     assert!(total.edge_moves > 0 && total.corner_moves > 0, "{total:?}");
     assert!(total.eye_fills > 0, "{total:?}");
     // A 2x2 board has no ko: a lone stone that captures there always has two liberties.
-    if side::<N>() >= 3 {
+    if side::<N, W>() >= 3 {
         assert!(total.ko_bans > 0 && total.rejected_ko > 0, "{total:?}");
         assert!(total.multi_string_captures > 0, "{total:?}");
     }
@@ -518,22 +518,28 @@ fn check_size<const N: usize, const W: usize>(attempts: u32) {
     for (style, counts) in got {
         let golden = GOLDEN
             .iter()
-            .find(|(n, s, _)| *n == side::<N>() && *s == style)
+            .find(|(n, s, _)| *n == side::<N, W>() && *s == style)
             .map(|g| g.2);
         if golden != Some(counts.row()) {
-            mismatch += &format!("    ({}, Style::{style:?}, {:?}),\n", side::<N>(), counts.row());
+            mismatch += &format!("    ({}, Style::{style:?}, {:?}),\n", side::<N, W>(), counts.row());
         }
     }
     assert!(
         mismatch.is_empty(),
         "{0}x{0}: event counts differ from the golden ones; if the change is intended, paste:\n{mismatch}",
-        side::<N>()
+        side::<N, W>()
     );
 }
 
 /// [`check_size`] on the shared path, the copy that sizes without their own run.
 fn shared_size(n: usize, attempts: u32) {
-    with_side(n, || check_size::<0, SHARED_WORDS>(attempts));
+    with_side(n, || match shared_words(n) {
+        2 => check_size::<0, 2>(attempts),
+        w => {
+            assert_eq!(w, SHARED_WORDS);
+            check_size::<0, SHARED_WORDS>(attempts);
+        }
+    });
 }
 
 /// The generic kernel instantiated for a size the engine runs on the shared path: the public

@@ -18,7 +18,7 @@
 //! * 7: a pass (bit 3 of the op clear) or only the move handed to the other colour (set).
 #![no_main]
 
-use tengen::board::shared::{side, with_side, SHARED_WORDS};
+use tengen::board::shared::{side, with_side};
 use libfuzzer_sys::fuzz_target;
 use tengen::board::{Bitboard, Board, Color, Geometry, IllegalMove, Move, Point};
 
@@ -27,8 +27,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     match size % 3 {
-        // 5x5 on the shared path, the copy the sizes without their own run.
-        0 => with_side(5, || run::<0, SHARED_WORDS>(ops)),
+        // 5x5 on the shared path, the copy the small sizes without their own run
+        // (`shared_words` is 2 for them).
+        0 => with_side(5, || run::<0, 2>(ops)),
         1 => run::<9, 2>(ops),
         _ => run::<19, 6>(ops),
     }
@@ -40,8 +41,8 @@ fn run<const N: usize, const W: usize>(data: &[u8]) {
     for op in data.chunks_exact(3) {
         let i = usize::from(u16::from_le_bytes([op[1], op[2]]));
         let p = Point::from_index(i);
-        let k = i % (side::<N>() * side::<N>());
-        let nth = Board::<N, W>::point(k % side::<N>(), k / side::<N>()).expect("on the board");
+        let k = i % (side::<N, W>() * side::<N, W>());
+        let nth = Board::<N, W>::point(k % side::<N, W>(), k / side::<N, W>()).expect("on the board");
         match op[0] % 8 {
             0 => {
                 let before = b.clone();

@@ -16,7 +16,7 @@
 #[allow(dead_code)]
 mod reference;
 
-use tengen::board::shared::{side, with_side, SHARED_WORDS};
+use tengen::board::shared::{side, with_side};
 use libfuzzer_sys::fuzz_target;
 use reference::{RefBoard, RefIllegal};
 use tengen::board::{Bitboard, Board, Color, Geometry, IllegalMove, Move, Point};
@@ -29,14 +29,15 @@ fuzz_target!(|data: &[u8]| {
     match size % 3 {
         0 => run::<9, 2>(moves),
         1 => run::<19, 6>(moves),
-        // 7x7 on the shared path, the copy the sizes without their own run.
-        _ => with_side(7, || run::<0, SHARED_WORDS>(moves)),
+        // 7x7 on the shared path, the copy the small sizes without their own run
+        // (`shared_words` is 2 for them).
+        _ => with_side(7, || run::<0, 2>(moves)),
     }
 });
 
 fn run<const N: usize, const W: usize>(data: &[u8]) {
     let mut b = Board::<N, W>::new();
-    let mut r = RefBoard::new(side::<N>());
+    let mut r = RefBoard::new(side::<N, W>());
     let mut c = Color::Black;
     let mut bytes = data.iter().copied();
     while let Some(op) = bytes.next() {
@@ -50,13 +51,13 @@ fn run<const N: usize, const W: usize>(data: &[u8]) {
             }
             0xe0..=0xfd => {
                 let lo = usize::from(bytes.next().unwrap_or(0));
-                let hi = if side::<N>() * side::<N>() > 256 {
+                let hi = if side::<N, W>() * side::<N, W>() > 256 {
                     usize::from(bytes.next().unwrap_or(0))
                 } else {
                     0
                 };
-                let k = (hi << 8 | lo) % (side::<N>() * side::<N>());
-                Move::Play(Board::<N, W>::point(k % side::<N>(), k / side::<N>()).unwrap())
+                let k = (hi << 8 | lo) % (side::<N, W>() * side::<N, W>());
+                Move::Play(Board::<N, W>::point(k % side::<N, W>(), k / side::<N, W>()).unwrap())
             }
             0xfe => Move::Pass,
             0xff => {

@@ -40,11 +40,11 @@ pub enum DiagramError {
 
 impl<const N: usize, const W: usize> fmt::Display for Board<N, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let letters: String = COLUMNS[..side::<N>()].chars().flat_map(|c| [' ', c]).collect();
+        let letters: String = COLUMNS[..side::<N, W>()].chars().flat_map(|c| [' ', c]).collect();
         writeln!(f, "   {}", &letters[1..])?;
-        for y in (0..side::<N>()).rev() {
+        for y in (0..side::<N, W>()).rev() {
             write!(f, "{:>2}", y + 1)?;
-            for x in 0..side::<N>() {
+            for x in 0..side::<N, W>() {
                 let i = Geometry::<N, W>::index(x, y);
                 let ch = if self.stones(Color::Black).contains(i) {
                     'X'
@@ -63,9 +63,9 @@ impl<const N: usize, const W: usize> fmt::Display for Board<N, W> {
 
 /// Whether `t` is the line of column letters of an `N x N` diagram (`A B C ...`, any case).
 /// Compared token by token, since `O` is both a column letter and a White stone.
-fn is_coordinate_line<const N: usize>(t: &str) -> bool {
+fn is_coordinate_line(n: usize, t: &str) -> bool {
     let mut tokens = t.split_whitespace();
-    COLUMNS[..side::<N>()].chars().all(|col| {
+    COLUMNS[..n].chars().all(|col| {
         tokens
             .next()
             .is_some_and(|tok| tok.eq_ignore_ascii_case(&col.to_string()))
@@ -80,11 +80,11 @@ impl<const N: usize, const W: usize> FromStr for Board<N, W> {
         for (n, line) in s.lines().enumerate() {
             let line_no = n + 1;
             let t = line.trim();
-            if t.is_empty() || is_coordinate_line::<N>(t) {
+            if t.is_empty() || is_coordinate_line(side::<N, W>(), t) {
                 continue;
             }
             let body = t.trim_matches(|c: char| c.is_ascii_digit() || c.is_whitespace());
-            let mut row = Vec::with_capacity(side::<N>());
+            let mut row = Vec::with_capacity(side::<N, W>());
             for ch in body.chars().filter(|c| !c.is_whitespace()) {
                 row.push(match ch {
                     'X' | 'x' => Some(Color::Black),
@@ -93,24 +93,24 @@ impl<const N: usize, const W: usize> FromStr for Board<N, W> {
                     _ => return Err(DiagramError::BadChar { line: line_no, ch }),
                 });
             }
-            if row.len() != side::<N>() {
+            if row.len() != side::<N, W>() {
                 return Err(DiagramError::RowLength {
                     line: line_no,
-                    expected: side::<N>(),
+                    expected: side::<N, W>(),
                     found: row.len(),
                 });
             }
             rows.push(row);
         }
-        if rows.len() != side::<N>() {
+        if rows.len() != side::<N, W>() {
             return Err(DiagramError::RowCount {
-                expected: side::<N>(),
+                expected: side::<N, W>(),
                 found: rows.len(),
             });
         }
         let mut stones = [Bitboard::<W>::EMPTY; 2];
         for (r, row) in rows.iter().enumerate() {
-            let y = side::<N>() - 1 - r;
+            let y = side::<N, W>() - 1 - r;
             for (x, cell) in row.iter().enumerate() {
                 if let Some(c) = cell {
                     stones[c.index()].insert(Geometry::<N, W>::index(x, y));

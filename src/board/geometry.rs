@@ -63,7 +63,7 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     /// Checked when a board of this shape is first used: `W` must be exactly the words needed,
     /// or the shared path's words for `N = 0`.
     pub const VALID: () = assert!(
-        (N >= 2 && N <= MAX_SIZE && W == words_for(N)) || (N == 0 && W == SHARED_WORDS)
+        (N >= 2 && N <= MAX_SIZE && W == words_for(N)) || (N == 0 && W >= 1 && W <= SHARED_WORDS)
     );
 
     /// Every point of the board (a constant side's; see [`Self::onboard`]).
@@ -108,7 +108,7 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     #[must_use]
     #[inline(always)]
     pub fn n() -> usize {
-        side::<N>()
+        side::<N, W>()
     }
 
     /// Row stride in bits.
@@ -125,7 +125,7 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
         Self::n() * Self::n()
     }
 
-    /// A shared-path mask in this shape's words (`W == SHARED_WORDS` whenever `N == 0`).
+    /// A shared-path mask in this shape's words (the side's layout fits them).
     #[inline(always)]
     fn shared(pick: impl Fn(&Masks) -> Bitboard<SHARED_WORDS>) -> Bitboard<W> {
         let from = pick(&MASKS[Self::n()]);

@@ -13,7 +13,7 @@
 //! time ([`super::shared`]); see `perf/build.md` for what each choice costs.
 
 use super::geometry::MAX_SIZE;
-use super::shared::{with_side, SHARED_WORDS};
+use super::shared::{shared_words, with_side, SHARED_WORDS};
 use std::fmt;
 
 pub use crate::cpu::{is_specialised, Specialised};
@@ -92,6 +92,7 @@ pub fn with_size<T: SizeTask>(size: BoardSize, task: T) -> T::Output {
         9 => task.run::<9, 2>(),
         13 => task.run::<13, 3>(),
         19 => task.run::<19, 6>(),
+        n if shared_words(n) == 2 => with_side(n, || task.run::<0, 2>()),
         n => with_side(n, || task.run::<0, SHARED_WORDS>()),
     }
 }
@@ -105,7 +106,7 @@ mod tests {
     impl SizeTask for Sides {
         type Output = (usize, usize, usize);
         fn run<const N: usize, const W: usize>(self) -> (usize, usize, usize) {
-            (N, W, crate::board::shared::side::<N>())
+            (N, W, crate::board::shared::side::<N, W>())
         }
     }
 
@@ -118,13 +119,14 @@ mod tests {
             let expected = if s.is_specialised() {
                 (n, words_for(n), n)
             } else {
-                (0, SHARED_WORDS, n)
+                (0, shared_words(n), n)
             };
             assert_eq!(with_size(s, Sides), expected);
             assert_eq!(BoardSize::new(n), Some(s));
         }
         // The thread's side is restored after each run.
-        assert_eq!(crate::board::shared::side::<0>(), MAX_SIZE);
+        assert_eq!(crate::board::shared::side::<0, SHARED_WORDS>(), MAX_SIZE);
+        assert_eq!(crate::board::shared::side::<0, 2>(), 10);
     }
 
     #[test]

@@ -38,7 +38,7 @@ pub fn run_with_bar<T: Send>(
         return work();
     }
     // The work runs the caller's board side (the shared path reads it per thread).
-    let side = crate::board::shared::Side::current();
+    let side = crate::board::shared::Sides::current();
     std::thread::scope(|s| {
         let worker = s.spawn(move || {
             side.adopt();

@@ -56,7 +56,7 @@ impl<const N: usize, const W: usize> GoState<N, W> {
     /// with light playouts.
     #[must_use]
     pub fn new(board: &Board<N, W>, to_move: Color, passes: usize, komi: f32) -> Self {
-        let mut log = MoveLog::new(3 * side::<N>() * side::<N>() + 64);
+        let mut log = MoveLog::new(3 * side::<N, W>() * side::<N, W>() + 64);
         log.reset(to_move, None);
         Self {
             board: board.clone(),
@@ -64,7 +64,7 @@ impl<const N: usize, const W: usize> GoState<N, W> {
             passes: passes.min(2) as u8,
             cfg: PlayoutConfig {
                 komi,
-                ..PlayoutConfig::standard(side::<N>())
+                ..PlayoutConfig::standard(side::<N, W>())
             },
             policy: Policy::LIGHT,
             light_policy: true,
@@ -310,7 +310,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
     }
 
     fn board_side(&self) -> usize {
-        side::<N>()
+        side::<N, W>()
     }
 
     /// The board's Zobrist hash (the XOR of `Geometry::key` over the stones) with keys for
@@ -368,7 +368,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         let edge1 = Geometry::<N, W>::edge();
         let edge2 = Geometry::<N, W>::neighbours(edge1) - edge1;
         // The third and fourth lines of the large boards, in empty areas.
-        let open_lines = if side::<N>() >= 13 && weights.lines > 0 {
+        let open_lines = if side::<N, W>() >= 13 && weights.lines > 0 {
             let outer = edge1 | edge2;
             let edge3 = Geometry::<N, W>::neighbours(outer) - outer;
             let edge4 = Geometry::<N, W>::neighbours(outer | edge3) - (outer | edge3);
@@ -398,7 +398,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
                         .model_every_size
                         .then(|| crate::engine::model::builtin(9))
                 };
-                crate::engine::model::builtin(side::<N>()).or_else(|| nine().flatten())
+                crate::engine::model::builtin(side::<N, W>()).or_else(|| nine().flatten())
             })
             .flatten();
         // On the stack, not a vector: this runs at every expansion. A board has at most

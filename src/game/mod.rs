@@ -289,7 +289,7 @@ impl<const N: usize, const W: usize> Game<N, W> {
         if self.has_stones() {
             return Err(GameError::BoardNotEmpty);
         }
-        let pts = handicap::fixed_points(side::<N>(), n).ok_or(GameError::InvalidHandicap)?;
+        let pts = handicap::fixed_points(side::<N, W>(), n).ok_or(GameError::InvalidHandicap)?;
         let pts: Vec<Point> = pts.into_iter().filter_map(Self::point).collect();
         self.place_handicap(&pts)?;
         Ok(pts)
@@ -300,7 +300,7 @@ impl<const N: usize, const W: usize> Game<N, W> {
         if self.has_stones() {
             return Err(GameError::BoardNotEmpty);
         }
-        let pts = handicap::free_points(side::<N>(), n).ok_or(GameError::InvalidHandicap)?;
+        let pts = handicap::free_points(side::<N, W>(), n).ok_or(GameError::InvalidHandicap)?;
         let pts: Vec<Point> = pts.into_iter().filter_map(Self::point).collect();
         self.place_handicap(&pts)?;
         Ok(pts)
@@ -312,7 +312,7 @@ impl<const N: usize, const W: usize> Game<N, W> {
         if self.has_stones() {
             return Err(GameError::BoardNotEmpty);
         }
-        if points.len() < 2 || points.len() >= side::<N>() * side::<N>() {
+        if points.len() < 2 || points.len() >= side::<N, W>() * side::<N, W>() {
             return Err(GameError::InvalidHandicap);
         }
         let mut seen = Bitboard::<W>::EMPTY;

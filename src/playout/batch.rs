@@ -199,7 +199,7 @@ impl SizeTask for Bench<'_> {
         let mut total = BenchStats::default();
         let tables = PolicyTables::new();
         // Workers run the caller's board side (the shared path reads it per thread).
-        let side = crate::board::shared::Side::current();
+        let side = crate::board::shared::Sides::current();
         let parts: Vec<BenchStats> = std::thread::scope(|s| {
             let handles: Vec<_> = (0..cfg.threads)
                 .map(|t| {
@@ -299,7 +299,7 @@ impl<const N: usize, const W: usize> Task for LightWorker<'_, N, W> {
     fn run<C: Cpu>(self, _cpu: C) -> BenchStats {
         let cfg = PlayoutConfig {
             komi: self.job.komi,
-            ..PlayoutConfig::standard(side::<N>())
+            ..PlayoutConfig::standard(side::<N, W>())
         };
         run_playouts(
             self.job,
@@ -338,7 +338,7 @@ impl<const N: usize, const W: usize> LanesWorker<'_, N, W> {
     fn play<C: Cpu, const K: usize>(self, cpu: C) -> BenchStats {
         let cfg = PlayoutConfig {
             komi: self.job.komi,
-            ..PlayoutConfig::standard(side::<N>())
+            ..PlayoutConfig::standard(side::<N, W>())
         };
         let (job, progress, stop) = (self.job, self.progress, self.stop);
         let cpu0 = thread_cpu_time();
@@ -397,7 +397,7 @@ fn heavy_worker<const N: usize, const W: usize>(
 ) -> BenchStats {
     let cfg = PlayoutConfig {
         komi: job.komi,
-        ..PlayoutConfig::standard(side::<N>())
+        ..PlayoutConfig::standard(side::<N, W>())
     };
     let mut log = MoveLog::new(cfg.max_moves as usize + 1);
     run_playouts(job, progress, stop, Board::<N, W>::new(), |board, rng| {

@@ -15,11 +15,11 @@ pub fn random_position<const N: usize, const W: usize>(
     rng: &mut impl rand_core::RngCore,
 ) -> Board<N, W> {
     let mut b = LightBoard::<N, W>::new();
-    let plies = rng.next_u32() % (2 * (side::<N>() * side::<N>()) as u32 + 1);
+    let plies = rng.next_u32() % (2 * (side::<N, W>() * side::<N, W>()) as u32 + 1);
     let cfg = tengen::playout::PlayoutConfig {
         komi: 7.5,
         max_moves: plies,
-        ..tengen::playout::PlayoutConfig::standard(side::<N>())
+        ..tengen::playout::PlayoutConfig::standard(side::<N, W>())
     };
     tengen::playout::light_playout(&mut b, Color::Black, &cfg, rng);
     Board::from_stones(b.stones(Color::Black), b.stones(Color::White)).expect("a playout position")
@@ -70,7 +70,7 @@ pub fn reference_from_kernel<const N: usize, const W: usize>(b: &Board<N, W>) ->
             stones.push((Board::<N, W>::coords(p), c));
         }
     }
-    RefBoard::from_cells(side::<N>(), &stones)
+    RefBoard::from_cells(side::<N, W>(), &stones)
 }
 
 /// Asserts that the kernel board and the reference board agree on everything the kernel can
@@ -306,14 +306,14 @@ pub fn assert_same_light<const N: usize, const W: usize>(
 /// Both boards from rows of `X` (Black), `O` (White) and `.`, top row first; spaces ignored.
 /// Built without the kernel's diagram parser, so fixtures do not depend on it.
 pub fn setup<const N: usize, const W: usize>(rows: &[&str]) -> (Board<N, W>, RefBoard) {
-    let n = side::<N>();
+    let n = side::<N, W>();
     assert_eq!(rows.len(), n, "fixture needs {n} rows");
     let mut stones = Vec::new();
     for (r, row) in rows.iter().enumerate() {
         let marks: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
         assert_eq!(marks.len(), n, "fixture row {r} needs {n} points");
         for (x, ch) in marks.into_iter().enumerate() {
-            let p = (x, side::<N>() - 1 - r);
+            let p = (x, side::<N, W>() - 1 - r);
             match ch {
                 'X' => stones.push((p, Color::Black)),
                 'O' => stones.push((p, Color::White)),
@@ -322,6 +322,6 @@ pub fn setup<const N: usize, const W: usize>(rows: &[&str]) -> (Board<N, W>, Ref
             }
         }
     }
-    let r = RefBoard::from_cells(side::<N>(), &stones);
+    let r = RefBoard::from_cells(side::<N, W>(), &stones);
     (kernel_from_reference(&r), r)
 }

@@ -361,7 +361,7 @@ impl RefBoard {
 
     /// The Zobrist hash of the stones, recomputed from the kernel's key table.
     pub fn zobrist<const N: usize, const W: usize>(&self) -> u64 {
-        assert_eq!(tengen::board::shared::side::<N>(), self.n);
+        assert_eq!(tengen::board::shared::side::<N, W>(), self.n);
         let mut h = 0;
         for p in self.all_points() {
             if let Some(c) = self.get(p) {

@@ -140,7 +140,7 @@ impl<const N: usize, const W: usize> Layout<N, W> {
     #[must_use]
     #[inline(always)]
     pub fn n() -> usize {
-        side::<N>()
+        side::<N, W>()
     }
 
     /// Row stride.

@@ -73,11 +73,11 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         #[allow(clippy::let_unit_value)]
         let () = Geometry::<N, W>::VALID;
         Self {
-            word: LIGHT.words[slot(side::<N>())],
+            word: LIGHT.words[slot(side::<N, W>())],
             chain: LIGHT.identity,
             libs: [layout::SCRATCH_LIBS; CELLS],
-            list: LIGHT.list[slot(side::<N>())],
-            empty_count: (side::<N>() * side::<N>()) as u32,
+            list: LIGHT.list[slot(side::<N, W>())],
+            empty_count: (side::<N, W>() * side::<N, W>()) as u32,
             stones: [0; 2],
             ko: NO_KO,
             ko_color: Color::Black,
@@ -88,11 +88,11 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     #[inline]
     pub fn clear(&mut self) {
         let len = Layout::<N, W>::len();
-        self.word[..len].copy_from_slice(&LIGHT.words[slot(side::<N>())][..len]);
+        self.word[..len].copy_from_slice(&LIGHT.words[slot(side::<N, W>())][..len]);
         self.chain[..len].copy_from_slice(&LIGHT.identity[..len]);
         self.libs[..len].fill(layout::SCRATCH_LIBS);
-        self.list[..side::<N>() * side::<N>()].copy_from_slice(&LIGHT.list[slot(side::<N>())][..side::<N>() * side::<N>()]);
-        self.empty_count = (side::<N>() * side::<N>()) as u32;
+        self.list[..side::<N, W>() * side::<N, W>()].copy_from_slice(&LIGHT.list[slot(side::<N, W>())][..side::<N, W>() * side::<N, W>()]);
+        self.empty_count = (side::<N, W>() * side::<N, W>()) as u32;
         self.stones = [0; 2];
         self.ko = NO_KO;
     }
@@ -158,7 +158,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         self.word[..len].copy_from_slice(&src.word[..len]);
         self.chain[..len].copy_from_slice(&src.chain[..len]);
         self.libs[..len].copy_from_slice(&src.libs[..len]);
-        self.list[..side::<N>() * side::<N>()].copy_from_slice(&src.list[..side::<N>() * side::<N>()]);
+        self.list[..side::<N, W>() * side::<N, W>()].copy_from_slice(&src.list[..side::<N, W>() * side::<N, W>()]);
         self.empty_count = src.empty_count;
         self.stones = src.stones;
         self.ko = src.ko;
@@ -265,7 +265,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// search 4 % of its instructions and a mispredict every few points (perf/results.md).
     #[inline]
     fn mask_where(&self, test: impl Fn(Word) -> bool) -> Bitboard<W> {
-        let span = (side::<N>() - 1) * Layout::<N, W>::s() + side::<N>();
+        let span = (side::<N, W>() - 1) * Layout::<N, W>::s() + side::<N, W>();
         let mut b = Bitboard::EMPTY;
         for (k, out) in b.0.iter_mut().enumerate() {
             let lo = (k * 64).min(span);
@@ -307,7 +307,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             let v = self.content(m);
             let black = u64::from(v == layout::BLACK).wrapping_neg();
             let white = u64::from(v == layout::WHITE).wrapping_neg();
-            hash ^= (LIGHT.keys[slot(side::<N>())][0][m] & black) ^ (LIGHT.keys[slot(side::<N>())][1][m] & white);
+            hash ^= (LIGHT.keys[slot(side::<N, W>())][0][m] & black) ^ (LIGHT.keys[slot(side::<N, W>())][1][m] & white);
         }
         hash
     }
@@ -409,8 +409,8 @@ impl<const N: usize, const W: usize> fmt::Debug for LightBoard<N, W> {
 /// One row a line, top row first: `X` Black, `O` White, `*` the ko point, `.` empty.
 impl<const N: usize, const W: usize> fmt::Display for LightBoard<N, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for y in (0..side::<N>()).rev() {
-            for x in 0..side::<N>() {
+        for y in (0..side::<N, W>()).rev() {
+            for x in 0..side::<N, W>() {
                 let m = Layout::<N, W>::cell(x, y);
                 let ch = match self.content(m) {
                     layout::BLACK => 'X',

@@ -163,7 +163,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         if opaque(takes) != 0 {
             // Inline on small boards, out of line on large ones: measured 0.992x and 1.033x
             // the CPU time of an out-of-line call on 9x9 and 19x19 (perf/results.md).
-            if side::<N>() <= 9 {
+            if side::<N, W>() <= 9 {
                 self.capture_around(c, cell, root == m as u16);
             } else {
                 self.capture_around_out_of_line(c, cell, root == m as u16);

@@ -62,10 +62,10 @@ fn random_games<const N: usize, const W: usize>(games: u32, seed: u64) {
         let mut exact = Board::<N, W>::new();
         let mut light = LightBoard::<N, W>::new();
         let mut c = Color::Black;
-        for _ in 0..3 * side::<N>() * side::<N>() {
+        for _ in 0..3 * side::<N, W>() * side::<N, W>() {
             let p = Point::from_index(Geometry::<N, W>::index(
-                rng.next_u32() as usize % side::<N>(),
-                rng.next_u32() as usize % side::<N>(),
+                rng.next_u32() as usize % side::<N, W>(),
+                rng.next_u32() as usize % side::<N, W>(),
             ));
             let mv = if rng.next_u32() % 64 == 0 {
                 Move::Pass
@@ -92,11 +92,11 @@ fn copies_play_on<const N: usize, const W: usize>(games: u32, seed: u64) {
         // Whether `copy` holds `light`'s position (it drifts away by moves of its own).
         let mut synced = false;
         let mut c = Color::Black;
-        for _ in 0..3 * side::<N>() * side::<N>() {
+        for _ in 0..3 * side::<N, W>() * side::<N, W>() {
             let mut point = || {
                 Point::from_index(Geometry::<N, W>::index(
-                    rng.next_u32() as usize % side::<N>(),
-                    rng.next_u32() as usize % side::<N>(),
+                    rng.next_u32() as usize % side::<N, W>(),
+                    rng.next_u32() as usize % side::<N, W>(),
                 ))
             };
             let (p, junk) = (point(), point());

@@ -144,10 +144,10 @@ impl<const N: usize, const W: usize> Board<N, W> {
             ko: NO_KO,
             ko_color: Color::Black,
             captured: ByColor([0; 2]),
-            empty_count: (side::<N>() * side::<N>()) as u32,
-            empty_list: EXACT.empty_list[slot(side::<N>())],
-            empty_pos: EXACT.empty_pos[slot(side::<N>())],
-            cell: EXACT.empty_cells[slot(side::<N>())],
+            empty_count: (side::<N, W>() * side::<N, W>()) as u32,
+            empty_list: EXACT.empty_list[slot(side::<N, W>())],
+            empty_pos: EXACT.empty_pos[slot(side::<N, W>())],
+            cell: EXACT.empty_cells[slot(side::<N, W>())],
             root: [[0; 64]; W],
             chains: [[Chain::EMPTY; 64]; W],
         }
@@ -161,10 +161,10 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.hash = 0;
         self.ko = NO_KO;
         self.captured = ByColor([0; 2]);
-        self.empty_count = (side::<N>() * side::<N>()) as u32;
-        self.empty_list = EXACT.empty_list[slot(side::<N>())];
-        self.empty_pos = EXACT.empty_pos[slot(side::<N>())];
-        self.cell = EXACT.empty_cells[slot(side::<N>())];
+        self.empty_count = (side::<N, W>() * side::<N, W>()) as u32;
+        self.empty_list = EXACT.empty_list[slot(side::<N, W>())];
+        self.empty_pos = EXACT.empty_pos[slot(side::<N, W>())];
+        self.cell = EXACT.empty_cells[slot(side::<N, W>())];
     }
 
     /// Makes `self` equal to `src`, copying only live chain data (cheap for sparse boards).

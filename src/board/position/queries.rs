@@ -9,7 +9,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
     /// The point at column `x`, row `y` from the bottom, if on the board.
     #[must_use]
     pub fn point(x: usize, y: usize) -> Option<Point> {
-        (x < side::<N>() && y < side::<N>()).then(|| Point::from_index(Geometry::<N, W>::index(x, y)))
+        (x < side::<N, W>() && y < side::<N, W>()).then(|| Point::from_index(Geometry::<N, W>::index(x, y)))
     }
 
     /// `(x, y)` of a point (column from the left, row from the bottom).

@@ -178,14 +178,14 @@ impl<const N: usize, const W: usize> Board<N, W> {
     #[must_use]
     pub fn mask_diagram(mask: Bitboard<W>) -> String {
         let mut s = String::new();
-        for y in (0..side::<N>()).rev() {
-            for x in 0..side::<N>() {
+        for y in (0..side::<N, W>()).rev() {
+            for x in 0..side::<N, W>() {
                 s.push(if mask.contains(Geometry::<N, W>::index(x, y)) {
                     '#'
                 } else {
                     '.'
                 });
-                s.push(if x + 1 < side::<N>() { ' ' } else { '\n' });
+                s.push(if x + 1 < side::<N, W>() { ' ' } else { '\n' });
             }
         }
         s

@@ -142,7 +142,7 @@ pub fn features<const N: usize, const W: usize>(
             distance_bucket(x.abs_diff(mx), y.abs_diff(my))
         })
     };
-    let line = x.min(y).min(side::<N>() - 1 - x).min(side::<N>() - 1 - y).min(4) as u16;
+    let line = x.min(y).min(side::<N, W>() - 1 - x).min(side::<N, W>() - 1 - y).min(4) as u16;
     Features {
         values: [
             canonical_pattern(board, c, i),

@@ -51,7 +51,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
                 && !(opts.cleanup && theirs_dead)
                 && self.may_pass(c)
             {
-                return (Decision::Play(VertexMove::Pass), Analysis::empty(side::<N>(), c));
+                return (Decision::Play(VertexMove::Pass), Analysis::empty(side::<N, W>(), c));
             }
             // The tree scores two passes on the board as it stands: let it pass only where the
             // estimate does not call that a loss.

@@ -174,7 +174,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             })
             .collect();
         Analysis {
-            size: side::<N>(),
+            size: side::<N, W>(),
             to_move: c,
             playouts: r.playouts,
             elapsed: r.elapsed,
@@ -193,9 +193,9 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         if by_action.is_empty() {
             return Vec::new();
         }
-        (0..side::<N>())
+        (0..side::<N, W>())
             .rev()
-            .flat_map(|y| (0..side::<N>()).map(move |x| (x, y)))
+            .flat_map(|y| (0..side::<N, W>()).map(move |x| (x, y)))
             .map(|(x, y)| {
                 Board::<N, W>::point(x, y)
                     .and_then(|p| by_action.get(p.index()).copied())
@@ -219,7 +219,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
 
 impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
     fn size(&self) -> usize {
-        side::<N>()
+        side::<N, W>()
     }
 
     fn komi(&self) -> f32 {

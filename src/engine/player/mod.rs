@@ -256,7 +256,7 @@ impl SizeTask for NewEngine {
         let engine = GoEngine::<N, W>::new(self.komi, self.cfg);
         if N == 0 {
             // The shared path: the engine outlives this call, so it sets its side on each.
-            let side = crate::board::shared::side::<N>();
+            let side = crate::board::shared::side::<N, W>();
             Box::new(on_side::OnSide { side, inner: engine })
         } else {
             Box::new(engine)

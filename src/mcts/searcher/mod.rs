@@ -229,7 +229,7 @@ impl<G: SearchGame> Searcher<G> {
             y.start(&self.tree);
         }
         // Workers run the caller's board side (the shared path reads it per thread).
-        let side = crate::board::shared::Side::current();
+        let side = crate::board::shared::Sides::current();
         std::thread::scope(|s| {
             let handles: Vec<_> = (0..n_threads)
                 .map(|t| {
