@@ -521,7 +521,11 @@ fn check_size<const N: usize, const W: usize>(attempts: u32) {
             .find(|(n, s, _)| *n == side::<N, W>() && *s == style)
             .map(|g| g.2);
         if golden != Some(counts.row()) {
-            mismatch += &format!("    ({}, Style::{style:?}, {:?}),\n", side::<N, W>(), counts.row());
+            mismatch += &format!(
+                "    ({}, Style::{style:?}, {:?}),\n",
+                side::<N, W>(),
+                counts.row()
+            );
         }
     }
     assert!(
@@ -535,6 +539,7 @@ fn check_size<const N: usize, const W: usize>(attempts: u32) {
 fn shared_size(n: usize, attempts: u32) {
     with_side(n, || match shared_words(n) {
         2 => check_size::<0, 2>(attempts),
+        4 => check_size::<0, 4>(attempts),
         w => {
             assert_eq!(w, SHARED_WORDS);
             check_size::<0, SHARED_WORDS>(attempts);

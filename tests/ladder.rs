@@ -4,11 +4,11 @@
 
 mod common;
 
-use tengen::board::shared::{shared_words, with_side};
 use common::random_position;
 use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
 use tengen::board::ladder::{self, MAX_NODES};
+use tengen::board::shared::{shared_words, with_side};
 use tengen::board::{Board, Color, Move, Point};
 
 /// The reading on board copies: the same rules as the reader, move by move with `Board::play`.

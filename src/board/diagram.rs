@@ -10,11 +10,11 @@
 //! `X` is Black, `O` White, `.` (or `+`) empty. When parsing, coordinate lines and row numbers
 //! are optional and blank lines are ignored; every other line must hold exactly `N` point marks.
 
-use crate::board::shared::side;
 use super::bitboard::Bitboard;
 use super::geometry::Geometry;
 use super::position::{Board, SetupError};
 use super::types::Color;
+use crate::board::shared::side;
 use std::fmt;
 use std::str::FromStr;
 
@@ -40,7 +40,10 @@ pub enum DiagramError {
 
 impl<const N: usize, const W: usize> fmt::Display for Board<N, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let letters: String = COLUMNS[..side::<N, W>()].chars().flat_map(|c| [' ', c]).collect();
+        let letters: String = COLUMNS[..side::<N, W>()]
+            .chars()
+            .flat_map(|c| [' ', c])
+            .collect();
         writeln!(f, "   {}", &letters[1..])?;
         for y in (0..side::<N, W>()).rev() {
             write!(f, "{:>2}", y + 1)?;

@@ -6,7 +6,7 @@
 
 use super::bitboard::Bitboard;
 use super::shared::{side, Masks, MASKS, SHARED_WORDS};
-use super::tables::{neighbour_start, zobrist_start, EXACT, ZOBRIST_STARTS};
+use super::tables::{neighbour_start, zobrist_start, EXACT, NEIGHBOUR_STARTS, ZOBRIST_STARTS};
 use crate::rng::{splitmix64, GAMMA};
 
 /// Largest supported side length.
@@ -330,13 +330,22 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     #[inline(always)]
     pub fn neighbours_of(i: usize) -> Bitboard<W> {
         if N == 0 {
-            // The shared path has no table: the same masks from shifts.
+            // The shared path reads its side's table, whose bitboards are in the side's own
+            // words (at most `W`); an index beyond them is off the board.
             assert!(i < Bitboard::<W>::CAPACITY, "index out of bounds: {i}");
-            let point = Bitboard::single(i);
-            if (point & Self::onboard()).is_empty() {
-                return Bitboard::EMPTY;
+            let (n, mut out) = (Self::n(), [0u64; W]);
+            let words = words_for(n);
+            if i < 64 * words {
+                let at = NEIGHBOUR_STARTS[n] + i * words;
+                let from = &EXACT.neighbours[at..at + words];
+                // A loop of `W` steps rather than a copy of run-time length (a call to memcpy).
+                for (k, word) in out.iter_mut().enumerate() {
+                    if k < words {
+                        *word = from[k];
+                    }
+                }
             }
-            return Self::neighbours(point);
+            return Bitboard(out);
         }
         // The table's one copy (see `board::tables`): 64 W bitboards of W words from here.
         let table = &EXACT.neighbours[const { neighbour_start(N) }..][..64 * W * W];

@@ -20,13 +20,16 @@ use std::cell::Cell;
 /// Words of the largest shared-path instantiation: enough for every side up to [`MAX_SIZE`].
 pub const SHARED_WORDS: usize = words_for(MAX_SIZE);
 
-/// The words of the shared-path instantiation that runs side `n`: 2 up to 10x10, 6 above
-/// (bitboard operations cost a loop over the words, so the small sides get their own, at
-/// the cost of one more copy of the kernel; `perf/build.md`).
+/// The words of the shared-path instantiation that runs side `n`: 2 up to 10x10, 4 up to
+/// 15x15, 6 above. A bitboard operation is a loop over the words, so a side run in more words
+/// than its own pays for each extra one; each instantiation is one more copy of the kernel
+/// (`perf/build.md`).
 #[must_use]
 pub const fn shared_words(n: usize) -> usize {
     if n <= 10 {
         2
+    } else if n <= 15 {
+        4
     } else {
         SHARED_WORDS
     }

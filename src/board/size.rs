@@ -93,6 +93,7 @@ pub fn with_size<T: SizeTask>(size: BoardSize, task: T) -> T::Output {
         13 => task.run::<13, 3>(),
         19 => task.run::<19, 6>(),
         n if shared_words(n) == 2 => with_side(n, || task.run::<0, 2>()),
+        n if shared_words(n) == 4 => with_side(n, || task.run::<0, 4>()),
         n => with_side(n, || task.run::<0, SHARED_WORDS>()),
     }
 }

@@ -81,6 +81,18 @@ pub(super) static ZOBRIST_STARTS: [usize; MAX_SIZE + 1] = {
     t
 };
 
+/// [`neighbour_start`] of every side, for the shared path's run-time side (entries 0 and 1
+/// unused).
+pub(super) static NEIGHBOUR_STARTS: [usize; MAX_SIZE + 1] = {
+    let mut t = [0; MAX_SIZE + 1];
+    let mut n = MIN_SIZE;
+    while n <= MAX_SIZE {
+        t[n] = neighbour_start(n);
+        n += 1;
+    }
+    t
+};
+
 /// The exact board's tables ([`Geometry`]).
 pub(super) struct Exact {
     /// [`Geometry::NEIGHBOURS`] of every size, flattened, from [`neighbour_start`].

@@ -60,7 +60,6 @@ pub struct Game<const N: usize, const W: usize> {
 }
 
 impl<const N: usize, const W: usize> Game<N, W> {
-
     /// An empty board, Black to move.
     #[must_use]
     pub fn new(komi: f32) -> Self {

@@ -91,7 +91,8 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         self.word[..len].copy_from_slice(&LIGHT.words[slot(side::<N, W>())][..len]);
         self.chain[..len].copy_from_slice(&LIGHT.identity[..len]);
         self.libs[..len].fill(layout::SCRATCH_LIBS);
-        self.list[..side::<N, W>() * side::<N, W>()].copy_from_slice(&LIGHT.list[slot(side::<N, W>())][..side::<N, W>() * side::<N, W>()]);
+        self.list[..side::<N, W>() * side::<N, W>()]
+            .copy_from_slice(&LIGHT.list[slot(side::<N, W>())][..side::<N, W>() * side::<N, W>()]);
         self.empty_count = (side::<N, W>() * side::<N, W>()) as u32;
         self.stones = [0; 2];
         self.ko = NO_KO;
@@ -158,7 +159,8 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         self.word[..len].copy_from_slice(&src.word[..len]);
         self.chain[..len].copy_from_slice(&src.chain[..len]);
         self.libs[..len].copy_from_slice(&src.libs[..len]);
-        self.list[..side::<N, W>() * side::<N, W>()].copy_from_slice(&src.list[..side::<N, W>() * side::<N, W>()]);
+        self.list[..side::<N, W>() * side::<N, W>()]
+            .copy_from_slice(&src.list[..side::<N, W>() * side::<N, W>()]);
         self.empty_count = src.empty_count;
         self.stones = src.stones;
         self.ko = src.ko;
@@ -307,7 +309,8 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             let v = self.content(m);
             let black = u64::from(v == layout::BLACK).wrapping_neg();
             let white = u64::from(v == layout::WHITE).wrapping_neg();
-            hash ^= (LIGHT.keys[slot(side::<N, W>())][0][m] & black) ^ (LIGHT.keys[slot(side::<N, W>())][1][m] & white);
+            hash ^= (LIGHT.keys[slot(side::<N, W>())][0][m] & black)
+                ^ (LIGHT.keys[slot(side::<N, W>())][1][m] & white);
         }
         hash
     }

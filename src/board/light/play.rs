@@ -6,12 +6,12 @@
 //! pseudo-liberty each (an empty or off-board neighbour is its own scratch chain, so it needs
 //! no test), and the stone joins the chain of its last own neighbour, picked with selects.
 
-use crate::board::shared::side;
 use super::layout::{diagonal_delta, neighbour_delta, stone, Cell, Layout, Word, CELLS};
 use super::layout::{CONTENT_MASK, CONTENT_SHIFT, EMPTY_SHIFT, SCRATCH_LIBS};
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 use super::legal::none_left;
 use super::{LightBoard, NO_KO};
+use crate::board::shared::side;
 use crate::board::Color;
 
 /// `x` unchanged, through an empty `asm!` block the optimiser cannot see into.

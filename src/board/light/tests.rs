@@ -1,7 +1,7 @@
 //! The light board against the exact board, move by move.
 
-use crate::board::shared::side;
 use super::*;
+use crate::board::shared::side;
 use crate::board::Board;
 use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg32;

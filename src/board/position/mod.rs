@@ -131,7 +131,6 @@ impl<const N: usize, const W: usize> Default for Board<N, W> {
 }
 
 impl<const N: usize, const W: usize> Board<N, W> {
-
     /// The empty board.
     #[must_use]
     pub fn new() -> Self {

@@ -1,7 +1,7 @@
 //! The board's read-only views, and the private accessors of its tables.
 
-use crate::board::shared::side;
 use super::*;
+use crate::board::shared::side;
 
 impl<const N: usize, const W: usize> Board<N, W> {
     // ----- queries -----
@@ -9,7 +9,8 @@ impl<const N: usize, const W: usize> Board<N, W> {
     /// The point at column `x`, row `y` from the bottom, if on the board.
     #[must_use]
     pub fn point(x: usize, y: usize) -> Option<Point> {
-        (x < side::<N, W>() && y < side::<N, W>()).then(|| Point::from_index(Geometry::<N, W>::index(x, y)))
+        (x < side::<N, W>() && y < side::<N, W>())
+            .then(|| Point::from_index(Geometry::<N, W>::index(x, y)))
     }
 
     /// `(x, y)` of a point (column from the left, row from the bottom).

@@ -1,8 +1,8 @@
 //! Setting up a position from stones, area scoring, and `verify`, which recomputes every view
 //! from scratch.
 
-use crate::board::shared::side;
 use super::*;
+use crate::board::shared::side;
 
 impl<const N: usize, const W: usize> Board<N, W> {
     // ----- setup, scoring, checking -----

@@ -3,8 +3,8 @@
 //! Each move has exactly one value in each of the [`GROUPS`] groups (value 0 is "none" where a
 //! group can be absent), so that a move's strength is the product of one gamma per group.
 
-use crate::board::shared::side;
 use crate::board::geometry::{ring_image, Geometry};
+use crate::board::shared::side;
 use crate::board::{Board, Color, Point};
 
 /// Feature groups, in the order of [`Features::values`].
@@ -142,7 +142,11 @@ pub fn features<const N: usize, const W: usize>(
             distance_bucket(x.abs_diff(mx), y.abs_diff(my))
         })
     };
-    let line = x.min(y).min(side::<N, W>() - 1 - x).min(side::<N, W>() - 1 - y).min(4) as u16;
+    let line = x
+        .min(y)
+        .min(side::<N, W>() - 1 - x)
+        .min(side::<N, W>() - 1 - y)
+        .min(4) as u16;
     Features {
         values: [
             canonical_pattern(board, c, i),

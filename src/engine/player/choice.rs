@@ -1,8 +1,8 @@
 //! The move choice of [`Engine::genmove`](super::Engine::genmove): when to pass, what to play
 //! in cleanup mode, when to resign (see the module docs of [`crate::engine::player`]).
 
-use crate::board::shared::side;
 use super::{Analysis, Decision, GenmoveOptions, GoEngine, Watch};
+use crate::board::shared::side;
 use crate::board::{Bitboard, Color, Move};
 use crate::engine::state::{GoState, PASS};
 use crate::game::VertexMove;
@@ -51,7 +51,10 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
                 && !(opts.cleanup && theirs_dead)
                 && self.may_pass(c)
             {
-                return (Decision::Play(VertexMove::Pass), Analysis::empty(side::<N, W>(), c));
+                return (
+                    Decision::Play(VertexMove::Pass),
+                    Analysis::empty(side::<N, W>(), c),
+                );
             }
             // The tree scores two passes on the board as it stands: let it pass only where the
             // estimate does not call that a loss.

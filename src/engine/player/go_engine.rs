@@ -1,10 +1,10 @@
 //! [`GoEngine`]: the game and the searcher of one board size, and the [`Engine`] methods that
 //! play, set up and report (the move choice is in `choice`, the estimates in `estimate`).
 
-use crate::board::shared::side;
 use super::{
     Analysis, Decision, Engine, EngineConfig, GenmoveOptions, MoveInfo, StoneStatus, Watch,
 };
+use crate::board::shared::side;
 use crate::board::{Bitboard, Board, ByColor, Color, Move};
 use crate::engine::state::{GoState, PASS};
 use crate::engine::MoveRule;

@@ -257,7 +257,10 @@ impl SizeTask for NewEngine {
         if N == 0 {
             // The shared path: the engine outlives this call, so it sets its side on each.
             let side = crate::board::shared::side::<N, W>();
-            Box::new(on_side::OnSide { side, inner: engine })
+            Box::new(on_side::OnSide {
+                side,
+                inner: engine,
+            })
         } else {
             Box::new(engine)
         }
