@@ -211,10 +211,11 @@ pub fn dispatch<T: Task>(task: T) -> T::Output {
     Portable.enter(task)
 }
 
-/// Whether a board of side `n` gets its hot loops compiled for the newer instruction sets:
-/// the sizes people measure and play, 9, 13 and 19. The other sizes run their one baseline copy
-/// (1.05x-1.08x the CPU time, `perf/build.md`): a copy per instruction set of every worker for
-/// 18 sizes was most of the release build's time and machine code.
+/// Whether a board of side `n` gets its own copy of the kernel, with its hot loops compiled
+/// for the newer instruction sets too: the sizes people measure and play, 9, 13 and 19. The
+/// other sizes run the shared path's baseline copies (`crate::board::shared`; their CPU time
+/// is in `perf/build.md`): a copy per instruction set of every worker for 18 sizes was most of
+/// the release build's time and machine code.
 #[must_use]
 pub const fn is_specialised(n: usize) -> bool {
     matches!(n, 9 | 13 | 19)

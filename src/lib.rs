@@ -44,15 +44,17 @@
 //! [`playout::batch::run`] (the bench). No layer above has an error for a size that cannot
 //! happen.
 //!
-//! Below the boundary, code is generated for each of the 18 sizes, but only where the hot loop
-//! needs the size as a constant: the playouts, the search's workers and the engine's game.
-//! Each playout has one out-of-line entry per size ([`playout::heavy_playout`], the light
-//! rollout in `engine::state`), shared by the search's workers and the flat search (the heavy
-//! one by the bench too). On the
-//! specialised sizes, 9, 13 and 19 ([`cpu::is_specialised`]), these entries, the bench's loop
-//! and the search's workers get a second copy compiled for x86-64-v3, chosen at run time; every
-//! other size runs one portable copy (1.05x-1.08x the CPU time). The lane kernel is compiled
-//! for 9x9 and 19x19 only. `perf/build.md` has what each choice costs the build.
+//! Below the boundary, code is generated for six instantiations of the kernel, and only where
+//! the hot loop needs the size as a constant: the playouts, the search's workers and the
+//! engine's game. The specialised sizes, 9, 13 and 19 ([`cpu::is_specialised`]), each get
+//! their own, with constant geometry, and a second copy of their hot entries compiled for
+//! x86-64-v3, chosen at run time. Every other size runs the shared path ([`board::shared`]):
+//! the instantiation `N = 0` in 2, 4 or 6 words ([`board::shared::shared_words`]), which reads
+//! its side from the thread at run time; `with_size` sets it, and an engine of the shared path
+//! sets it on each call. Each playout has one out-of-line entry per instantiation
+//! ([`playout::heavy_playout`], the light rollout in `engine::state`), shared by the search's
+//! workers and the flat search (the heavy one by the bench too). The lane kernel is compiled
+//! for 9x9 and 19x19 only. `perf/build.md` has what each choice costs the build and the speed.
 
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 

@@ -984,9 +984,11 @@ fn soak<const N: usize, const W: usize>(seed: u64, attempts: u32) {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "long: run optimised")]
 fn long_random_games_small_boards() {
-    soak::<4, 1>(0x50a4, 10_000);
-    soak::<5, 1>(0x50a5, 10_000);
-    soak::<7, 1>(0x50a7, 10_000);
+    // The shared path, as the engine runs these sizes.
+    for (n, seed) in [(4, 0x50a4), (5, 0x50a5), (7, 0x50a7)] {
+        assert_eq!(shared_words(n), 2);
+        with_side(n, || soak::<0, 2>(seed, 10_000));
+    }
 }
 
 #[test]
