@@ -21,7 +21,6 @@
 //! constant to each of its four neighbours and another to each of its four diagonals.
 
 use crate::board::geometry::{Geometry, MAX_SIZE};
-use crate::board::shared::side;
 use crate::board::Color;
 
 /// Cells of every layout (enough for 19x19 with its border); arrays are this long so that a
@@ -136,18 +135,18 @@ impl<const N: usize, const W: usize> Layout<N, W> {
     /// A constant side's [`Self::len`].
     const LEN: usize = N * N + 3 * N + 3;
 
-    /// The side.
+    /// The side (the board's geometry's, [`Geometry::n`]).
     #[must_use]
     #[inline(always)]
     pub fn n() -> usize {
-        side::<N, W>()
+        Geometry::<N, W>::n()
     }
 
-    /// Row stride.
+    /// Row stride ([`Geometry::s`]).
     #[must_use]
     #[inline(always)]
     pub fn s() -> usize {
-        Self::n() + 1
+        Geometry::<N, W>::s()
     }
 
     /// Cell of bit index 0.
