@@ -38,10 +38,10 @@ pub fn run_with_bar<T: Send>(
         return work();
     }
     // The work runs the caller's board side (the shared path reads it per thread).
-    let side = crate::board::shared::Sides::current();
+    let sides = crate::board::shared::Sides::current();
     std::thread::scope(|s| {
         let worker = s.spawn(move || {
-            side.adopt();
+            sides.adopt();
             work()
         });
         let start = Instant::now();

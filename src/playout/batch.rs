@@ -199,7 +199,7 @@ impl SizeTask for Bench<'_> {
         let mut total = BenchStats::default();
         let tables = PolicyTables::new();
         // Workers run the caller's board side (the shared path reads it per thread).
-        let side = crate::board::shared::Sides::current();
+        let sides = crate::board::shared::Sides::current();
         let parts: Vec<BenchStats> = std::thread::scope(|s| {
             let handles: Vec<_> = (0..cfg.threads)
                 .map(|t| {
@@ -213,7 +213,7 @@ impl SizeTask for Bench<'_> {
                     };
                     let stop = &stop;
                     s.spawn(move || {
-                        side.adopt();
+                        sides.adopt();
                         worker_dispatch::<N, W>(&job, progress, stop)
                     })
                 })

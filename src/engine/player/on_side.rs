@@ -1,8 +1,9 @@
 //! [`OnSide`]: an engine of the shared path, which enters its board's side on every call.
 //!
-//! A size without its own kernel copy runs `GoEngine<0, SHARED_WORDS>`, whose geometry is the
-//! calling thread's side ([`crate::board::shared`]). The engine outlives the [`with_size`]
-//! call that made it, so each of its methods sets the side again for the call's length.
+//! A size without its own kernel copy runs `GoEngine<0, W>` (`W` its `shared_words`), whose
+//! geometry is the calling thread's side ([`crate::board::shared`]). The engine outlives the
+//! [`with_size`] call that made it, so each of its methods sets the side again for the call's
+//! length.
 //!
 //! [`with_size`]: crate::board::with_size
 

@@ -229,13 +229,13 @@ impl<G: SearchGame> Searcher<G> {
             y.start(&self.tree);
         }
         // Workers run the caller's board side (the shared path reads it per thread).
-        let side = crate::board::shared::Sides::current();
+        let sides = crate::board::shared::Sides::current();
         std::thread::scope(|s| {
             let handles: Vec<_> = (0..n_threads)
                 .map(|t| {
                     let sh = &sh;
                     s.spawn(move || {
-                        side.adopt();
+                        sides.adopt();
                         crate::mcts::dispatch_for::<G, _>(Worker { sh, t })
                     })
                 })
