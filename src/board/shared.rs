@@ -4,9 +4,10 @@
 //! The kernel is generic over the side `N` and the word count `W`, and each instantiation is a
 //! copy of the whole engine (about 0.35 MB of machine code). Only the sizes people measure get
 //! their own (see [`crate::cpu::is_specialised`]); a side `n` of the others runs the
-//! instantiation `N = 0`, `W = shared_words(n)`, whose geometry is read at run time: `N = 0` stands for "the side this
-//! thread runs in `W` words", set by [`with_side`] (through [`crate::board::with_size`]) and
-//! handed to the threads a search or a bench starts ([`Sides::current`], [`Sides::adopt`]).
+//! instantiation `N = 0`, `W = shared_words(n)`, whose geometry is read at run time: `N = 0`
+//! stands for "the side this thread runs in `W` words", set by [`with_side`] (through
+//! [`crate::board::with_size`]) and handed to the threads a search or a bench starts
+//! ([`Sides::current`], [`Sides::adopt`]).
 //!
 //! Every table such an instantiation indexes is sized for the largest board, and the side a
 //! thread holds for `W` words always fits `W` words, so a board used under another side than
