@@ -6,7 +6,7 @@
 
 use super::bitboard::Bitboard;
 use super::shared::{side, Masks, MASKS, SHARED_WORDS};
-use super::tables::{neighbour_start, zobrist_start, EXACT, NEIGHBOUR_STARTS, ZOBRIST_STARTS};
+use super::tables::{neighbour_start, zobrist_start, EXACT, SIDE_TABLES};
 use crate::rng::{splitmix64, GAMMA};
 
 /// Largest supported side length.
@@ -333,10 +333,10 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
             // The shared path reads its side's table, whose bitboards are in the side's own
             // words (at most `W`); an index beyond them is off the board.
             assert!(i < Bitboard::<W>::CAPACITY, "index out of bounds: {i}");
-            let (n, mut out) = (Self::n(), [0u64; W]);
-            let words = words_for(n);
+            let (side, mut out) = (SIDE_TABLES[Self::n()], [0u64; W]);
+            let words = side.words;
             if i < 64 * words {
-                let at = NEIGHBOUR_STARTS[n] + i * words;
+                let at = side.neighbours + i * words;
                 let from = &EXACT.neighbours[at..at + words];
                 // A loop of `W` steps rather than a copy of run-time length (a call to memcpy).
                 for (k, word) in out.iter_mut().enumerate() {
@@ -406,7 +406,8 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
         // The table's one copy (see `board::tables`): Black's 64 W keys, then White's; the
         // shared path reads its side's, in that side's own words.
         let (start, words) = if N == 0 {
-            (ZOBRIST_STARTS[Self::n()], words_for(Self::n()))
+            let side = SIDE_TABLES[Self::n()];
+            (side.zobrist, side.words)
         } else {
             (const { zobrist_start(N) }, W)
         };

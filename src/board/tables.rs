@@ -69,25 +69,33 @@ pub(super) const fn zobrist_start(n: usize) -> usize {
     keys
 }
 
-/// [`zobrist_start`] of every side, for the shared path's run-time side (entries 0 and 1
-/// unused).
-pub(super) static ZOBRIST_STARTS: [usize; MAX_SIZE + 1] = {
-    let mut t = [0; MAX_SIZE + 1];
-    let mut n = MIN_SIZE;
-    while n <= MAX_SIZE {
-        t[n] = zobrist_start(n);
-        n += 1;
-    }
-    t
-};
+/// Where a side's entries of [`EXACT`]'s flattened tables start, and its word count: what the
+/// shared path's run-time side reads from one entry instead of recomputing.
+#[derive(Clone, Copy)]
+pub(super) struct SideTables {
+    /// `words_for(side)`: the words of the side's own bitboards in the tables.
+    pub words: usize,
+    /// [`neighbour_start`] of the side.
+    pub neighbours: usize,
+    /// [`zobrist_start`] of the side.
+    pub zobrist: usize,
+}
 
-/// [`neighbour_start`] of every side, for the shared path's run-time side (entries 0 and 1
-/// unused).
-pub(super) static NEIGHBOUR_STARTS: [usize; MAX_SIZE + 1] = {
-    let mut t = [0; MAX_SIZE + 1];
+/// [`SideTables`] of every side (entries 0 and 1 unused).
+pub(super) static SIDE_TABLES: [SideTables; MAX_SIZE + 1] = {
+    let none = SideTables {
+        words: 0,
+        neighbours: 0,
+        zobrist: 0,
+    };
+    let mut t = [none; MAX_SIZE + 1];
     let mut n = MIN_SIZE;
     while n <= MAX_SIZE {
-        t[n] = neighbour_start(n);
+        t[n] = SideTables {
+            words: words_for(n),
+            neighbours: neighbour_start(n),
+            zobrist: zobrist_start(n),
+        };
         n += 1;
     }
     t
