@@ -398,20 +398,26 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     /// Zobrist key of a stone of colour index `c` on bit index `i`.
     ///
     /// # Panics
-    /// If `c` is not 0 or 1, or `i` is not below [`Bitboard::CAPACITY`] (`64 * W`; on the
-    /// shared path, `64 * words_for(side)`).
+    /// If `c` is not 0 or 1, or `i` is not below [`Bitboard::CAPACITY`] (`64 * W`). On the
+    /// shared path an index past its side's own words (never a point of the board) has key 0.
     #[must_use]
     #[inline(always)]
     pub fn key(c: usize, i: usize) -> u64 {
         // The table's one copy (see `board::tables`): Black's 64 W keys, then White's; the
         // shared path reads its side's, in that side's own words.
-        let (start, words) = if N == 0 {
+        if N == 0 {
             let side = SIDE_TABLES[Self::n()];
-            (side.zobrist, side.words)
-        } else {
-            (const { zobrist_start(N) }, W)
-        };
-        let (black, white) = EXACT.zobrist[start..][..128 * words].split_at(64 * words);
+            assert!(
+                c < 2 && i < Bitboard::<W>::CAPACITY,
+                "index out of bounds: colour {c}, index {i}"
+            );
+            if i >= 64 * side.words {
+                return 0;
+            }
+            return EXACT.zobrist[side.zobrist + c * 64 * side.words + i];
+        }
+        let (black, white) =
+            EXACT.zobrist[const { zobrist_start(N) }..][..128 * W].split_at(64 * W);
         [black, white][c][i]
     }
 }

@@ -44,6 +44,22 @@ mod out_of_range {
         let _ = Geometry::<9, 2>::key(0, 128);
     }
 
+    /// The shared path's keys: its side's table covers the side's own words only; past them,
+    /// up to the capacity, an index is off the board and its key is 0; at the capacity it
+    /// panics like a constant side's.
+    #[test]
+    fn shared_path_keys_past_the_sides_words_are_zero() {
+        shared::with_side(5, || {
+            assert_eq!(shared::side::<0, 2>(), 5);
+            assert_ne!(Geometry::<0, 2>::key(1, 63), 0);
+            assert_eq!(Geometry::<0, 2>::key(0, 69), 0);
+            assert_eq!(Geometry::<0, 2>::key(1, 127), 0);
+            assert_eq!(Geometry::<0, 2>::key(0, 8), Geometry::<5, 1>::key(0, 8));
+            let beyond = std::panic::catch_unwind(|| Geometry::<0, 2>::key(0, 128));
+            assert!(beyond.is_err());
+        });
+    }
+
     #[test]
     #[should_panic(expected = "index out of bounds")]
     fn zobrist_key_of_a_colour_index_beyond_white_panics() {
