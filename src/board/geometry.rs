@@ -125,9 +125,13 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
         Self::n() * Self::n()
     }
 
-    /// A shared-path mask in this shape's words (the side's layout fits them).
+    /// A constant side's mask `constant`, or on the shared path the side's mask that `pick`
+    /// reads, in this shape's words (the side's layout fits them).
     #[inline(always)]
-    fn shared(pick: impl Fn(&Masks) -> Bitboard<SHARED_WORDS>) -> Bitboard<W> {
+    fn mask(constant: Bitboard<W>, pick: impl Fn(&Masks) -> Bitboard<SHARED_WORDS>) -> Bitboard<W> {
+        if N != 0 {
+            return constant;
+        }
         let from = pick(&MASKS[Self::n()]);
         let mut out = [0u64; W];
         let k = W.min(SHARED_WORDS);
@@ -139,66 +143,42 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     #[must_use]
     #[inline(always)]
     pub fn onboard() -> Bitboard<W> {
-        if N == 0 {
-            Self::shared(|m| m.onboard)
-        } else {
-            Self::ONBOARD
-        }
+        Self::mask(Self::ONBOARD, |m| m.onboard)
     }
 
     /// Points of the first and last column and row.
     #[must_use]
     #[inline(always)]
     pub fn edge() -> Bitboard<W> {
-        if N == 0 {
-            Self::shared(|m| m.edge)
-        } else {
-            Self::EDGE
-        }
+        Self::mask(Self::EDGE, |m| m.edge)
     }
 
     /// Column `x = 0`.
     #[must_use]
     #[inline(always)]
     pub fn west_edge() -> Bitboard<W> {
-        if N == 0 {
-            Self::shared(|m| m.west)
-        } else {
-            Self::WEST_EDGE
-        }
+        Self::mask(Self::WEST_EDGE, |m| m.west)
     }
 
     /// Column `x = N - 1`.
     #[must_use]
     #[inline(always)]
     pub fn east_edge() -> Bitboard<W> {
-        if N == 0 {
-            Self::shared(|m| m.east)
-        } else {
-            Self::EAST_EDGE
-        }
+        Self::mask(Self::EAST_EDGE, |m| m.east)
     }
 
     /// Row `y = 0`.
     #[must_use]
     #[inline(always)]
     pub fn south_edge() -> Bitboard<W> {
-        if N == 0 {
-            Self::shared(|m| m.south)
-        } else {
-            Self::SOUTH_EDGE
-        }
+        Self::mask(Self::SOUTH_EDGE, |m| m.south)
     }
 
     /// Row `y = N - 1`.
     #[must_use]
     #[inline(always)]
     pub fn north_edge() -> Bitboard<W> {
-        if N == 0 {
-            Self::shared(|m| m.north)
-        } else {
-            Self::NORTH_EDGE
-        }
+        Self::mask(Self::NORTH_EDGE, |m| m.north)
     }
 
     /// Bit index of column `x`, row `y` (from the bottom).
