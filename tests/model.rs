@@ -1,12 +1,14 @@
-//! The committed move model (`data/model-9x9.tsv`) is what `tengen model fit` makes from the
-//! committed records (`data/records-9x9/`): refit it and compare, and see the check fail on a
-//! changed or missing table.
+//! The committed move models (`data/model-9x9.tsv`, `data/model-19x19.tsv`) are what `tengen
+//! model fit` makes from the committed records (`data/records-9x9/`, `data/records-19x19/`):
+//! refit each and compare, and see the check fail on a changed or missing table.
 
 use std::path::Path;
 use std::process::{Command, Output};
 
 const RECORDS: &str = "data/records-9x9";
 const TABLE: &str = "data/model-9x9.tsv";
+const RECORDS_19: &str = "data/records-19x19";
+const TABLE_19: &str = "data/model-19x19.tsv";
 
 /// Runs `tengen model ARGS...` in the crate's directory (where the records' paths hold).
 fn model<I: IntoIterator<Item = S>, S: AsRef<std::ffi::OsStr>>(args: I) -> Output {
@@ -19,24 +21,32 @@ fn model<I: IntoIterator<Item = S>, S: AsRef<std::ffi::OsStr>>(args: I) -> Outpu
 }
 
 fn check(table: &Path) -> Output {
+    check_size(RECORDS, table, "9")
+}
+
+fn check_size(records: &str, table: &Path, size: &str) -> Output {
     model([
         "fit".as_ref(),
         "--records".as_ref(),
-        RECORDS.as_ref(),
+        records.as_ref(),
+        "--size".as_ref(),
+        size.as_ref(),
         "--check".as_ref(),
         table.as_os_str(),
     ])
 }
 
 #[test]
-fn the_committed_table_is_what_the_records_make() {
-    let out = check(Path::new(TABLE));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("up to date"));
+fn the_committed_tables_are_what_the_records_make() {
+    for (records, table, size) in [(RECORDS, TABLE, "9"), (RECORDS_19, TABLE_19, "19")] {
+        let out = check_size(records, Path::new(table), size);
+        assert!(
+            out.status.success(),
+            "{table}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(String::from_utf8_lossy(&out.stdout).contains("up to date"));
+    }
 }
 
 #[test]
@@ -65,23 +75,26 @@ fn a_stale_or_missing_table_fails_the_check() {
 }
 
 #[test]
-fn the_model_predicts_held_out_moves_better_than_chance() {
-    let out = model(["eval", "--records", RECORDS]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
-    // "N held-out positions: first choice X %, first three Y %"
-    let first: f64 = text
-        .split("first choice ")
-        .nth(1)
-        .and_then(|s| s.split(' ').next())
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("no rate in {text:?}"));
-    // A uniform choice among some 40 to 80 legal moves is right 1 to 3 % of the time.
-    assert!(first > 10.0, "{text}");
+fn the_models_predict_held_out_moves_better_than_chance() {
+    // A uniform choice among some 40 to 80 legal moves of 9x9 is right 1 to 3 % of the time;
+    // among some 200 to 360 of 19x19, under 0.5 %.
+    for (records, table, size) in [(RECORDS, TABLE, "9"), (RECORDS_19, TABLE_19, "19")] {
+        let out = model(["eval", "--records", records, "--size", size, "--model", table]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        // "N held-out positions: first choice X %, first three Y %"
+        let first: f64 = text
+            .split("first choice ")
+            .nth(1)
+            .and_then(|s| s.split(' ').next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no rate in {text:?}"));
+        assert!(first > 10.0, "{size}x{size}: {text}");
+    }
 }
 
 #[test]

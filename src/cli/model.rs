@@ -46,7 +46,7 @@ pub enum ModelAction {
     Eval {
         #[arg(long)]
         records: PathBuf,
-        /// The table (default: the built-in 9x9 table).
+        /// The table (default: the built-in table of the size, 9x9 or 19x19).
         #[arg(long)]
         model: Option<PathBuf>,
         #[arg(long, default_value = "9", value_parser = crate::values::board_size)]
@@ -78,7 +78,7 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
                         .file_name()
                         .map_or_else(|| records.display().to_string(), |n| n.to_string_lossy().into_owned())
                 ),
-                "made by: tengen model fit --records DIR --out FILE".to_string(),
+                format!("made by: tengen model fit --records DIR --size {size} --out FILE"),
             ];
             let model = fit(&fitted, FitOptions::default(), about);
             let text = model.to_text();
@@ -96,7 +96,7 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
                     .with_context(|| format!("cannot read {}", path.display()))?;
                 if old != text {
                     bail!(
-                        "{} is stale: refit it with `tengen model fit --records {} --out {}`",
+                        "{} is stale: refit it with `tengen model fit --records {} --size {size} --out {}`",
                         path.display(),
                         records.display(),
                         path.display()
