@@ -79,7 +79,15 @@ fn the_models_predict_held_out_moves_better_than_chance() {
     // A uniform choice among some 40 to 80 legal moves of 9x9 is right 1 to 3 % of the time;
     // among some 200 to 360 of 19x19, under 0.5 %.
     for (records, table, size) in [(RECORDS, TABLE, "9"), (RECORDS_19, TABLE_19, "19")] {
-        let out = model(["eval", "--records", records, "--size", size, "--model", table]);
+        let out = model([
+            "eval",
+            "--records",
+            records,
+            "--size",
+            size,
+            "--model",
+            table,
+        ]);
         assert!(
             out.status.success(),
             "{}",

@@ -46,7 +46,7 @@ pub enum ModelAction {
     Eval {
         #[arg(long)]
         records: PathBuf,
-        /// The table (default: the built-in table of the size, 9x9 or 19x19).
+        /// The table (default: the built-in 9x9 table).
         #[arg(long)]
         model: Option<PathBuf>,
         #[arg(long, default_value = "9", value_parser = crate::values::board_size)]
