@@ -160,8 +160,8 @@ pub struct GtpArgs {
     #[arg(long, value_parser = prior_games, allow_negative_numbers = true)]
     pub prior_ladder: Option<u32>,
     /// Games won, as prior knowledge, by each move: sqrt(p) times this, p its probability
-    /// under the learned move model (9x9's and 19x19's, and 9x9's on the other sizes with
-    /// --model-every-size); 0 for none. They go where --prior-into says. [default: 0, or the preset's]
+    /// under the learned move model (9x9's, and other sizes' with --model-every-size); 0 for
+    /// none. They go where --prior-into says. [default: 0, or the preset's]
     #[arg(long, value_parser = prior_games, allow_negative_numbers = true)]
     pub model_prior: Option<u32>,
     /// With --model-prior: use the 9x9 move model on the sizes that have no model of their
