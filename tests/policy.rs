@@ -555,6 +555,46 @@ fn a_temperature_favours_the_valued_moves() {
     assert!(hits > 800, "{hits}");
 }
 
+/// With `redirect`, a random draw of Black's e6 (a self-atari of e5-f5, whose other liberty
+/// is f6) becomes f6: f6 comes about twice as often as without, and e6 never.
+#[test]
+fn a_refused_self_atari_is_redirected_to_the_other_liberty() {
+    let b = board(
+        ". . . . . . . . .
+         . . . . . . . . .
+         . . . . O . . . .
+         . . . O . . . . .
+         . . . O X X O . .
+         . . . . O O . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .",
+    );
+    let tables = PolicyTables::new();
+    let refuse = Policy {
+        no_self_atari: true,
+        ..Policy::LIGHT
+    };
+    let redirect = Policy {
+        redirect: true,
+        ..refuse
+    };
+    let count = |pol: &Policy, v: &str| {
+        let m = Mover::new(pol, &tables);
+        let mut rng = Pcg32::seed_from_u64(11);
+        let mut b = b.clone();
+        (0..4000)
+            .filter(|_| m.random_move(&mut b, Color::Black, &mut rng) == Some(idx(v)))
+            .count()
+    };
+    let (plain, redirected) = (count(&refuse, "f6"), count(&redirect, "f6"));
+    // About 4000 / 70 without (57), twice that with.
+    assert!(plain > 25 && plain < 100, "{plain}");
+    assert!(redirected > plain * 3 / 2, "{plain} {redirected}");
+    assert_eq!(count(&refuse, "e6"), 0);
+    assert_eq!(count(&redirect, "e6"), 0);
+}
+
 #[test]
 fn every_preset_plays_a_game_over_gtp() {
     for preset in Preset::value_variants() {

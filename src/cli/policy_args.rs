@@ -74,6 +74,10 @@ pub struct PolicyArgs {
     /// needs --atari).
     #[arg(long, value_name = "on|off", value_parser = values::switch)]
     pub ladders: Option<bool>,
+    /// A random move refused as a self-atari of two or more stones is replaced by its
+    /// string's one liberty when that move is acceptable (on/off; needs --no-self-atari).
+    #[arg(long, value_name = "on|off", value_parser = values::switch)]
+    pub redirect: Option<bool>,
 }
 
 fn probability(s: &str) -> Result<f32, BadValue> {
@@ -136,6 +140,9 @@ impl PolicyArgs {
         }
         if let Some(v) = self.ladders {
             p.ladders = v;
+        }
+        if let Some(v) = self.redirect {
+            p.redirect = v;
         }
         p
     }

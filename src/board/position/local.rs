@@ -162,6 +162,32 @@ impl<const N: usize, const W: usize> Board<N, W> {
         libs.count()
     }
 
+    /// The one liberty of the string `c` would make by playing the empty point `i`, when the
+    /// move joins an own string, captures nothing and leaves that string exactly one liberty
+    /// (a self-atari of two or more stones); `None` otherwise. Precondition: `i` is on the
+    /// board.
+    #[must_use]
+    pub(crate) fn self_atari_liberty(&self, c: Color, i: usize) -> Option<usize> {
+        let (own, opp) = (cell_of(c.index()), cell_of((!c).index()));
+        let mut libs = Geometry::<N, W>::neighbours_of(i) & self.empty;
+        let mut joins = false;
+        for q in Geometry::<N, W>::around(i) {
+            let v = self.cell_at(q);
+            if v == own {
+                joins = true;
+                libs |= self.chain(self.root_of(q)).libs;
+            } else if v == opp && self.chain(self.root_of(q)).lib_count == 1 {
+                return None;
+            }
+        }
+        libs.remove(i);
+        if joins && libs.count() == 1 {
+            libs.first()
+        } else {
+            None
+        }
+    }
+
     /// Whether the empty point `i` is a candidate for `c` ([`Self::is_candidate`]) that is not
     /// a self-atari of two or more stones (an own neighbour, and
     /// [`Self::libs_after_lower_bound`] below two), in one look at the four neighbours: with
@@ -199,5 +225,61 @@ impl<const N: usize, const W: usize> Board<N, W> {
     #[inline(always)]
     pub(crate) fn libs_after_at_least_two(&self, c: Color, i: usize) -> bool {
         self.two_empty_around(i) || self.libs_after_lower_bound(c, i) >= 2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::{Board9, Color};
+
+    fn at(v: &str) -> usize {
+        let x = usize::from(v.as_bytes()[0] - b'a');
+        let y = usize::from(v.as_bytes()[1] - b'1');
+        Board9::point(x, y).unwrap().index()
+    }
+
+    /// Black's e5-f5 has the liberties e6 and f6; e6 gains none (White d6 and e7), f6 gains f7
+    /// and g6. White's g5 beside f6 has three liberties, so no move here captures.
+    #[test]
+    fn self_atari_liberty_is_the_strings_one_liberty() {
+        let b: Board9 = ". . . . . . . . .
+                         . . . . . . . . .
+                         . . . . O . . . .
+                         . . . O . . . . .
+                         . . . O X X O . .
+                         . . . . O O . . .
+                         . . . . . . . . .
+                         . . . . . . . . .
+                         . . . . . . . . ."
+            .parse()
+            .unwrap();
+        assert_eq!(b.self_atari_liberty(Color::Black, at("e6")), Some(at("f6")));
+        // Not a self-atari: f6 leaves e6, f7 and g6.
+        assert_eq!(b.self_atari_liberty(Color::Black, at("f6")), None);
+        // Joins no string of Black's: a single stone is not this rule's.
+        assert_eq!(b.self_atari_liberty(Color::Black, at("a1")), None);
+        // White's e6 joins d6 and e7, which keep their liberties.
+        assert_eq!(b.self_atari_liberty(Color::White, at("e6")), None);
+    }
+
+    /// A move that captures is not this rule's, whatever the liberties its string keeps.
+    #[test]
+    fn a_capture_has_no_self_atari_liberty() {
+        // Black's b1-b2 has the liberties a2 and b3; Black a2 joins it, keeps only b3 of its
+        // own, and captures White's a1 (in atari on a2).
+        let b: Board9 = ". . . . . . . . .
+                         . . . . . . . . .
+                         . . . . . . . . .
+                         . . . . . . . . .
+                         . . . . . . . . .
+                         . . . . . . . . .
+                         O . . . . . . . .
+                         . X O . . . . . .
+                         O X O . . . . . ."
+            .parse()
+            .unwrap();
+        assert_eq!(b.self_atari_liberty(Color::Black, at("a2")), None);
+        // Black b3 joins too and gains b4 and c3: more than one liberty, not the rule's.
+        assert_eq!(b.self_atari_liberty(Color::Black, at("b3")), None);
     }
 }

@@ -20,7 +20,9 @@
 //! 6. **last-move locality** (Bouzy 2007): with some probability, a random move next to the
 //!    previous one;
 //! 7. a **random move**, uniform over candidates, or drawn with probability `exp(K v)` under a
-//!    **constant temperature** (Bouzy and Helmstetter 2003 section 4.3).
+//!    **constant temperature** (Bouzy and Helmstetter 2003 section 4.3); with `redirect`, a
+//!    draw refused as a self-atari of two or more stones becomes its string's one liberty when
+//!    that move is acceptable (the self-atari correction of Fuego's and Pachi's playouts).
 //!
 //! Candidates obey the chosen **eye rule** ([`EyeRule`]: the kernel's eyelike test, the plain
 //! surrounded-point test, or Golois's real eyes), and may exclude self-ataris. The **mercy rule**
@@ -95,6 +97,7 @@ impl<'a> Mover<'a> {
         let filtered = self.policy.filtered();
         let temp = self.policy.temperature != 0.0;
         let wmax = if temp { self.tables.max_weight(c) } else { 1.0 };
+        let redirect = self.policy.redirect && self.policy.no_self_atari && !temp;
         let mut n = board.empty_count();
         while n > 0 {
             let k = ((u64::from(rng.next_u32()) * u64::from(n)) >> 32) as u32;
@@ -105,6 +108,14 @@ impl<'a> Mover<'a> {
             } else {
                 board.is_candidate(c, p)
             };
+            if !ok && redirect {
+                // A refused self-atari: its string's other liberty instead, if acceptable.
+                if let Some(q) = board.self_atari_liberty(c, i) {
+                    if self.acceptable(board, c, q) {
+                        return Some(q);
+                    }
+                }
+            }
             if ok {
                 if !temp {
                     return Some(i);
@@ -480,6 +491,7 @@ mod tests {
             temperature: 0.0,
             nakade: 0.5,
             ladders: true,
+            redirect: true,
         };
         let mut log = MoveLog::new(400);
         let mut rng = Pcg32::new(3, 5);

@@ -61,6 +61,10 @@ pub struct Policy {
     /// The atari rule does not extend an own string in atari that a ladder catches
     /// ([`crate::board::ladder::escape_caught`]; needs `atari`).
     pub ladders: bool,
+    /// A random move refused as a self-atari of two or more stones is replaced by the one
+    /// liberty its string would have, when that move is acceptable (needs `no_self_atari`;
+    /// not under a temperature).
+    pub redirect: bool,
 }
 
 impl Policy {
@@ -78,6 +82,7 @@ impl Policy {
         temperature: 0.0,
         nakade: 0.0,
         ladders: false,
+        redirect: false,
     };
 
     /// Whether this is exactly the light playout (callers then use the light kernel).
