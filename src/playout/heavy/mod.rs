@@ -22,7 +22,7 @@
 //! 7. a **random move**, uniform over candidates, or drawn with probability `exp(K v)` under a
 //!    **constant temperature** (Bouzy and Helmstetter 2003 section 4.3); with `redirect`, a
 //!    draw refused as a self-atari of two or more stones becomes its string's one liberty when
-//!    that move is acceptable (the self-atari correction of Fuego's and Pachi's playouts).
+//!    that move is acceptable.
 //!
 //! Candidates obey the chosen **eye rule** ([`EyeRule`]: the kernel's eyelike test, the plain
 //! surrounded-point test, or Golois's real eyes), and may exclude self-ataris. The **mercy rule**
