@@ -401,28 +401,32 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
                 crate::engine::model::builtin(side::<N, W>()).or_else(|| nine().flatten())
             })
             .flatten();
-        // On the stack, not a vector: this runs at every expansion. A board has at most
-        // MAX_SIZE^2 moves and the pass. Zeroed only when the model is on.
-        let mut gammas;
-        let strength: &[f32] = match model {
+        // On the stack, not vectors: this runs at every expansion. A board has at most
+        // MAX_SIZE^2 moves and the pass. Zeroed only when the model is on. The model's
+        // features count each move's liberties; they are kept for the signs below.
+        let (mut gammas, mut move_libs);
+        let (strength, known_libs): (&[f32], &[u32]) = match model {
             Some(m) => {
                 gammas = [0f32; MAX_SIZE * MAX_SIZE + 1];
+                move_libs = [0u32; MAX_SIZE * MAX_SIZE + 1];
                 let strength = &mut gammas[..actions.len()];
+                let libs = &mut move_libs[..actions.len()];
                 let (last, second) = (self.log.last(), self.log.second_last());
-                for (g, &a) in strength.iter_mut().zip(actions) {
-                    *g = Self::point(a).map_or(0.0, |p| {
-                        m.gamma(&crate::engine::model::features::features(
+                for ((g, l), &a) in strength.iter_mut().zip(libs.iter_mut()).zip(actions) {
+                    if let Some(p) = Self::point(a) {
+                        let (f, n) = crate::engine::model::features::features_and_libs(
                             b,
                             c,
                             p.index(),
                             last,
                             second,
-                        ))
-                    });
+                        );
+                        (*g, *l) = (m.gamma(&f), n);
+                    }
                 }
-                strength
+                (strength, libs)
             }
-            None => &[],
+            None => (&[], &[]),
         };
         let total: f32 = strength.iter().sum();
         for (k, &a) in actions.iter().enumerate() {
@@ -472,7 +476,10 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
                     own_in_atari |= b.stone_libs(q) == 1;
                 }
             }
-            let libs = b.libs_after_lower_bound(c, i);
+            let libs = match known_libs.get(k) {
+                Some(&n) => n,
+                None => b.libs_after_lower_bound(c, i),
+            };
             if captures {
                 won(&mut s, w);
             } else if libs <= 1 {

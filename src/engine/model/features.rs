@@ -100,6 +100,20 @@ pub fn features<const N: usize, const W: usize>(
     last: Option<usize>,
     second_last: Option<usize>,
 ) -> Features {
+    features_and_libs(board, c, i, last, second_last).0
+}
+
+/// [`features`], with the move's liberty count ([`Board::libs_after_lower_bound`]) that they
+/// are computed from, for a caller that needs it too (the tree's priors: counting it once a
+/// move instead of twice saves about 2 % of a 9x9 genmove's time).
+#[must_use]
+pub fn features_and_libs<const N: usize, const W: usize>(
+    board: &Board<N, W>,
+    c: Color,
+    i: usize,
+    last: Option<usize>,
+    second_last: Option<usize>,
+) -> (Features, u32) {
     let own = crate::board::geometry::cell_of(c.index());
     let opp = crate::board::geometry::cell_of((!c).index());
     let mut captured = 0u32;
@@ -147,18 +161,17 @@ pub fn features<const N: usize, const W: usize>(
         .min(side::<N, W>() - 1 - x)
         .min(side::<N, W>() - 1 - y)
         .min(4) as u16;
-    Features {
-        values: [
-            canonical_pattern(board, c, i),
-            capture,
-            escape,
-            self_atari,
-            u16::from(ataris && libs >= 2),
-            near(last),
-            near(second_last),
-            line,
-        ],
-    }
+    let values = [
+        canonical_pattern(board, c, i),
+        capture,
+        escape,
+        self_atari,
+        u16::from(ataris && libs >= 2),
+        near(last),
+        near(second_last),
+        line,
+    ];
+    (Features { values }, libs)
 }
 
 #[cfg(test)]
@@ -222,8 +235,10 @@ mod tests {
         let f = features(&b, Color::Black, at(&b, "e4"), None, None);
         assert_eq!(f.values[1], 1, "capture");
         // White e4 saves e5: three liberties after.
-        let f = features(&b, Color::White, at(&b, "e4"), Some(at(&b, "e6")), None);
+        let (f, libs) = features_and_libs(&b, Color::White, at(&b, "e4"), Some(at(&b, "e6")), None);
         assert_eq!(f.values[2], 1, "escape from atari: two liberties after");
+        assert_eq!(libs, 3, "d4, f4 and e3");
+        assert_eq!(libs, b.libs_after_lower_bound(Color::White, at(&b, "e4")));
         assert_eq!(f.values[5], 3, "e4 is two points straight from e6");
         // Black d4 next to nothing white in atari; line 4 on 9x9 is value 3.
         let f = features(&b, Color::Black, at(&b, "d4"), None, None);
