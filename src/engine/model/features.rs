@@ -103,9 +103,10 @@ pub fn features<const N: usize, const W: usize>(
     features_and_libs(board, c, i, last, second_last).0
 }
 
-/// [`features`], with the move's liberty count ([`Board::libs_after_lower_bound`]) that they
-/// are computed from, for a caller that needs it too (the tree's priors: counting it once a
-/// move instead of twice saves about 2 % of a 9x9 genmove's time).
+/// [`features`], with the move's liberty count that they are computed from (the board's
+/// crate-private `libs_after_lower_bound`), for a caller that needs it too: the tree's priors,
+/// where counting it once a move instead of twice saves 2.1 % of a 9x9 search's instructions
+/// (`perf/search.md`).
 #[must_use]
 pub fn features_and_libs<const N: usize, const W: usize>(
     board: &Board<N, W>,
