@@ -531,6 +531,33 @@ fn amaf_plies_limits_the_heavy_record_and_not_the_game() {
             assert_eq!(e.early_play, prefix.first_play, "seed {seed} k {k}");
         }
         assert_eq!(full.early_play, ByColor::default(), "seed {seed}");
+        assert_eq!(full.earliest_play, ByColor::default(), "seed {seed}");
+        // The ramp keeps the whole record; its early and earliest records are those of the
+        // first two thirds and the first third of the plies (plies counted from 1).
+        let (b, r) = play(
+            &PlayoutConfig {
+                amaf_ramp: true,
+                ..standard
+            },
+            seed,
+        );
+        assert!(b == full_board, "seed {seed}");
+        assert_eq!(
+            (r.moves, r.score, r.first_play),
+            (full.moves, full.score, full.first_play),
+            "seed {seed}"
+        );
+        for (share, got) in [(2, r.early_play), (1, r.earliest_play)] {
+            let (_, prefix) = play(
+                &PlayoutConfig {
+                    amaf_plies: share * full.moves / 3,
+                    ..standard
+                },
+                seed,
+            );
+            assert_eq!(got, prefix.first_play, "seed {seed} share {share}/3");
+            assert_ne!(got, full.first_play, "seed {seed} share {share}/3");
+        }
     }
     assert!(cut_somewhere > 50, "{cut_somewhere}");
 }

@@ -64,6 +64,7 @@ impl SearchGame for Nim {
                     score: 0.0,
                     first_play: first,
                     early_play: ByColor::default(),
+                    earliest_play: ByColor::default(),
                     owner: ByColor::default(),
                 };
             }
@@ -164,6 +165,7 @@ impl SearchGame for Ttt {
                     },
                     first_play: first,
                     early_play: ByColor::default(),
+                    earliest_play: ByColor::default(),
                     owner: ByColor::default(),
                 };
             }
@@ -380,6 +382,8 @@ fn early_stop_when_the_best_cannot_be_overtaken() {
 struct Pick {
     moved: bool,
     early: bool,
+    /// The rollouts' plays are earliest too (see [`Params::amaf_ramp`]).
+    earliest: bool,
 }
 
 impl SearchGame for Pick {
@@ -419,6 +423,11 @@ impl SearchGame for Pick {
             score: 0.0,
             first_play: one,
             early_play: if self.early { one } else { ByColor::default() },
+            earliest_play: if self.earliest {
+                one
+            } else {
+                ByColor::default()
+            },
             owner: ByColor::default(),
         }
     }
@@ -442,6 +451,7 @@ fn early_first_plays_count_their_weight_in_amaf() {
         let g = Pick {
             moved: false,
             early,
+            earliest: false,
         };
         let r = Searcher::new(params).run(&g, &Limits::playouts(200), &|_| false, None);
         let child = |a: u16| {
@@ -458,5 +468,34 @@ fn early_first_plays_count_their_weight_in_amaf() {
         assert_eq!(amaf0, w * n0, "{ctx}");
         let late = if early { w } else { 1 };
         assert_eq!(amaf1, late * n0 + w * n1, "{ctx}");
+    }
+}
+
+/// Under the ramp the tree's moves count 3 AMAF games, a rollout's first plays 1, one more when
+/// early and one more when earliest.
+#[test]
+fn the_ramp_grades_first_plays_in_amaf() {
+    for (early, earliest, late) in [(false, false, 1), (true, false, 2), (true, true, 3)] {
+        let params = Params {
+            max_nodes: 1 << 10,
+            amaf_ramp: true,
+            ..Params::default()
+        };
+        let g = Pick {
+            moved: false,
+            early,
+            earliest,
+        };
+        let r = Searcher::new(params).run(&g, &Limits::playouts(200), &|_| false, None);
+        let child = |a: u16| {
+            let c = r.children.iter().find(|c| c.action == Action(a));
+            let c = c.expect("both moves are reported");
+            (c.visits, c.amaf_visits)
+        };
+        let ((n0, amaf0), (n1, amaf1)) = (child(0), child(1));
+        let ctx = format!("early {early}, earliest {earliest}");
+        assert!(n0 > 20 && n1 > 20, "{ctx}: {n0} {n1}");
+        assert_eq!(amaf0, 3 * n0, "{ctx}");
+        assert_eq!(amaf1, late * n0 + 3 * n1, "{ctx}");
     }
 }

@@ -84,6 +84,7 @@ impl SearchGame for Coins {
             score: if black { 1.0 } else { -1.0 },
             first_play: first,
             early_play: ByColor::default(),
+            earliest_play: ByColor::default(),
             owner: ByColor::default(),
         }
     }
@@ -548,8 +549,8 @@ fn ponder_over_a_pipe_reuses_the_tree() {
     );
 }
 
-/// `--amaf-plies`, `--rave-bias` and `--amaf-early` play a game's move; without RAVE, or out of range, they
-/// are refused with a message and the engine does not start.
+/// `--amaf-plies`, `--rave-bias` and `--amaf-early` play a game's move; without RAVE, or out of
+/// range, they and `--amaf-ramp` are refused with a message and the engine does not start.
 #[test]
 fn amaf_plies_rave_bias_and_amaf_early_flags() {
     let run = |args: &[&str]| {
@@ -583,6 +584,13 @@ fn amaf_plies_rave_bias_and_amaf_early_flags() {
         .collect();
     assert_eq!(moves.len(), 1, "{out}");
     assert!(!moves[0].contains("resign"), "{out}");
+    let ramp = run(&["--amaf-ramp", "on", "--playouts", "2000", "--quiet"]);
+    assert!(ramp.status.success());
+    let out = String::from_utf8_lossy(&ramp.stdout);
+    assert!(
+        out.lines().any(|l| l.starts_with("= ") && l.len() > 2),
+        "{out}"
+    );
     for (args, want) in [
         (
             &["--amaf-plies", "30", "--no-rave"][..],
@@ -606,6 +614,19 @@ fn amaf_plies_rave_bias_and_amaf_early_flags() {
             &["--amaf-early", "20", "--amaf-early-weight", "17"][..],
             "--amaf-early-weight",
         ),
+        (
+            &["--amaf-ramp", "on", "--no-rave"][..],
+            "--amaf-ramp needs RAVE",
+        ),
+        (
+            &["--amaf-ramp", "on", "--amaf-early", "20"][..],
+            "--amaf-ramp replaces --amaf-early",
+        ),
+        (
+            &["--amaf-ramp", "on", "--preset", "light"][..],
+            "--amaf-ramp needs a heavy playout policy",
+        ),
+        (&["--amaf-ramp", "yes please"][..], "--amaf-ramp"),
     ] {
         let o = run(args);
         assert!(!o.status.success(), "{args:?}");

@@ -59,6 +59,11 @@ pub struct GtpArgs {
     /// AMAF games an early first play counts for (1 to 16) [default: 2, or the preset's].
     #[arg(long, value_parser = amaf_weight, allow_negative_numbers = true)]
     pub amaf_early_weight: Option<u32>,
+    /// RAVE (AMAF) credit graded by when a first play came: the tree's moves and a playout's
+    /// first third count 3 games, its second third 2, its last third 1 (on/off; heavy playouts,
+    /// not with --amaf-early) [default: off, or the preset's].
+    #[arg(long, value_name = "on|off", value_parser = crate::values::switch)]
+    pub amaf_ramp: Option<bool>,
     /// Visits a leaf needs before it is expanded [default: 2, or the preset's].
     #[arg(long, value_parser = visits, allow_negative_numbers = true)]
     pub expand_after: Option<u32>,
@@ -322,6 +327,19 @@ impl GtpArgs {
         if self.amaf_early_weight.is_some() && p.amaf_early == 0 {
             return Err("--amaf-early-weight needs --amaf-early".into());
         }
+        if p.amaf_ramp {
+            if flat || !p.rave {
+                return Err(
+                    "--amaf-ramp needs RAVE in the tree (not --no-rave or --algorithm flat)".into(),
+                );
+            }
+            if p.amaf_early > 0 {
+                return Err("--amaf-ramp replaces --amaf-early: give one of them".into());
+            }
+            if self.settings().config.policy.is_light() {
+                return Err("--amaf-ramp needs a heavy playout policy (not the light one)".into());
+            }
+        }
         Ok(())
     }
 
@@ -385,6 +403,7 @@ impl GtpArgs {
             amaf_plies: self.amaf_plies.unwrap_or(base.amaf_plies),
             amaf_early: self.amaf_early.unwrap_or(base.amaf_early),
             amaf_early_weight: self.amaf_early_weight.unwrap_or(base.amaf_early_weight),
+            amaf_ramp: self.amaf_ramp.unwrap_or(base.amaf_ramp),
             ..base
         };
         Settings {

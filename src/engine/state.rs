@@ -110,6 +110,14 @@ impl<const N: usize, const W: usize> GoState<N, W> {
         self
     }
 
+    /// The same state with each playout's first plays graded by thirds of its length (see
+    /// [`crate::mcts::Params::amaf_ramp`]).
+    #[must_use]
+    pub fn with_amaf_ramp(mut self, on: bool) -> Self {
+        self.cfg.amaf_ramp = on;
+        self
+    }
+
     /// The same state with rollouts that report each colour's area or not (`Rollout::owner`
     /// then empty): a search with ownership statistics needs them (the default).
     #[must_use]
@@ -276,6 +284,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
                 score,
                 first_play: ByColor::default(),
                 early_play: ByColor::default(),
+                earliest_play: ByColor::default(),
                 owner,
             };
         }
@@ -301,6 +310,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             score: o.score,
             first_play: o.first_play,
             early_play: o.early_play,
+            earliest_play: o.earliest_play,
             owner: o.owner,
         }
     }

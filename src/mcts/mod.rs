@@ -151,8 +151,12 @@ pub struct Rollout<S> {
     /// The actions each colour was first to play during the playout.
     pub first_play: ByColor<S>,
     /// The part of `first_play` played in the playout's first [`Params::amaf_early`] plies
-    /// (may be empty: then no AMAF credit is weighed more).
+    /// (may be empty: then no AMAF credit is weighed more), or under [`Params::amaf_ramp`] in
+    /// its first two thirds.
     pub early_play: ByColor<S>,
+    /// Under [`Params::amaf_ramp`], the part of `first_play` played in the playout's first
+    /// third (else empty).
+    pub earliest_play: ByColor<S>,
     /// What each colour owns at the end (for ownership statistics; may be empty).
     pub owner: ByColor<S>,
 }

@@ -114,6 +114,11 @@ pub struct Params {
     /// How many AMAF games an early first play counts for when [`Params::amaf_early`] is on
     /// (1: as any other).
     pub amaf_early_weight: u32,
+    /// UCT with RAVE (Go, heavy playouts): AMAF credit graded by when a first play came, in
+    /// place of [`Params::amaf_early`]: the tree's moves and a playout's first third count 3
+    /// games, its second third 2, its last third 1. A move played soon after a node's position
+    /// says more about it than one played late.
+    pub amaf_ramp: bool,
 }
 
 /// How a node's value is backed up.
@@ -200,6 +205,7 @@ impl Default for Params {
             amaf_plies: u32::MAX,
             amaf_early: 0,
             amaf_early_weight: 2,
+            amaf_ramp: false,
         }
     }
 }

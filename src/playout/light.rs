@@ -21,6 +21,10 @@ pub struct PlayoutConfig {
     /// Plies (passes included) whose first plays also go into [`Outcome::early_play`] (0:
     /// none). The search weighs AMAF credit from them more ([`crate::mcts::Params::amaf_early`]).
     pub amaf_early: u32,
+    /// Grade each first play by when it came in the playout: the first two thirds of its plies
+    /// go into [`Outcome::early_play`], the first third also into [`Outcome::earliest_play`]
+    /// ([`crate::mcts::Params::amaf_ramp`]). Heavy playouts only; it replaces `amaf_early`.
+    pub amaf_ramp: bool,
 }
 
 impl PlayoutConfig {
@@ -32,6 +36,7 @@ impl PlayoutConfig {
             max_moves: 3 * (size * size) as u32,
             amaf_plies: u32::MAX,
             amaf_early: 0,
+            amaf_ramp: false,
         }
     }
 }
@@ -51,8 +56,12 @@ pub struct Outcome<const W: usize> {
     /// its first [`PlayoutConfig::amaf_plies`] plies.
     pub first_play: ByColor<Bitboard<W>>,
     /// The part of [`Outcome::first_play`] played in the first [`PlayoutConfig::amaf_early`]
-    /// plies (empty when that is 0).
+    /// plies (empty when that is 0), or under [`PlayoutConfig::amaf_ramp`] in the first two
+    /// thirds of the playout's plies.
     pub early_play: ByColor<Bitboard<W>>,
+    /// Under [`PlayoutConfig::amaf_ramp`], the part of [`Outcome::first_play`] played in the
+    /// first third of the playout's plies (else empty).
+    pub earliest_play: ByColor<Bitboard<W>>,
     /// Each colour's area at the end (empty from [`light_playout_without_areas`]).
     pub owner: ByColor<Bitboard<W>>,
 }
@@ -386,6 +395,7 @@ fn outcome<const W: usize>(
         capped,
         first_play: plays.first,
         early_play: plays.early,
+        earliest_play: ByColor::default(),
         owner,
     }
 }

@@ -120,6 +120,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             .with_policy(self.cfg.policy, Arc::clone(&self.tables), last)
             .with_amaf_plies(self.cfg.params.amaf_plies)
             .with_amaf_early(self.cfg.params.amaf_early)
+            .with_amaf_ramp(self.cfg.params.amaf_ramp)
             .with_areas(ownership);
         let game = &self.game;
         let forbidden = |a: Action| match GoState::<N, W>::point(a) {

@@ -36,10 +36,14 @@ pub(super) fn backup<G: SearchGame, C: Cpu>(
     let root_to_move = sh.root.to_move();
     let mut first = out.first_play;
     // Early first plays (the tree's moves and a playout's first `amaf_early` plies) count
-    // `amaf_early_weight` AMAF games each.
+    // `amaf_early_weight` AMAF games each. Under the ramp, a first play counts one game, one
+    // more when early (the playout's first two thirds) and one more when earliest (its first
+    // third); the tree's moves are both.
     let mut early = out.early_play;
+    let mut earliest = out.earliest_play;
+    let ramp = sh.params.amaf_ramp;
     let weight = sh.params.amaf_early_weight;
-    let weigh = sh.params.amaf_early > 0 && weight > 1;
+    let weigh = ramp || (sh.params.amaf_early > 0 && weight > 1);
     let twice_score = (2.0 * out.score).round() as i64;
     for (d, &id) in path.iter().enumerate().rev() {
         let node = tree.node(id);
@@ -65,6 +69,10 @@ pub(super) fn backup<G: SearchGame, C: Cpu>(
                     early[to_move].insert(a);
                     early[!to_move].remove(a);
                 }
+                if ramp {
+                    earliest[to_move].insert(a);
+                    earliest[!to_move].remove(a);
+                }
             }
             let r = reward(out.winner, to_move);
             let played = &first[to_move];
@@ -73,8 +81,12 @@ pub(super) fn backup<G: SearchGame, C: Cpu>(
                 continue;
             }
             let early = &early[to_move];
+            let earliest = &earliest[to_move];
             let mut hit = |k: usize| {
-                let w = if weigh && early.contains(kids[k].action()) {
+                let a = kids[k].action();
+                let w = if ramp {
+                    1 + u32::from(early.contains(a)) + u32::from(earliest.contains(a))
+                } else if weigh && early.contains(a) {
                     weight
                 } else {
                     1

@@ -49,6 +49,7 @@ use crate::cpu::X86_64V3;
 use crate::cpu::{Cpu, Specialised, Task};
 use crate::playout::light::{Outcome, PlayoutConfig};
 use crate::playout::patterns::{self, PatternTable};
+use policy::SLOTS;
 use rand_core::RngCore;
 use urgencies::Urgent;
 
@@ -388,6 +389,8 @@ fn heavy_playout_inline<const N: usize, const W: usize, R: RngCore>(
     let mut seen = Bitboard::<W>::EMPTY;
     let mut first_play = ByColor([Bitboard::<W>::EMPTY; 2]);
     let mut early_play = ByColor([Bitboard::<W>::EMPTY; 2]);
+    // Under the ramp, the ply of each point's first play (bit indices of every size fit).
+    let mut first_ply = [0u16; SLOTS];
     let cap0 = [board.captured(Color::Black), board.captured(Color::White)];
     let mut mercy_winner = None;
     while moves < cfg.max_moves && passes < 2 {
@@ -405,6 +408,7 @@ fn heavy_playout_inline<const N: usize, const W: usize, R: RngCore>(
                     if moves <= cfg.amaf_early {
                         early_play[c].insert(i);
                     }
+                    first_ply[i & (SLOTS - 1)] = moves as u16;
                 }
                 last = Some(i);
                 log.push(Some(i));
@@ -427,6 +431,21 @@ fn heavy_playout_inline<const N: usize, const W: usize, R: RngCore>(
             if lost_b >= lost_w + policy.mercy {
                 mercy_winner = Some(Color::White);
                 break;
+            }
+        }
+    }
+    let mut earliest_play = ByColor([Bitboard::<W>::EMPTY; 2]);
+    if cfg.amaf_ramp {
+        // Plies are counted from 1, so `3 p <= moves` is the first third.
+        for c in [Color::Black, Color::White] {
+            for i in first_play[c] {
+                let p = u32::from(first_ply[i & (SLOTS - 1)]);
+                if 3 * p <= 2 * moves {
+                    early_play[c].insert(i);
+                }
+                if 3 * p <= moves {
+                    earliest_play[c].insert(i);
+                }
             }
         }
     }
@@ -454,13 +473,13 @@ fn heavy_playout_inline<const N: usize, const W: usize, R: RngCore>(
         capped: passes < 2 && mercy_winner.is_none(),
         first_play,
         early_play,
+        earliest_play,
         owner,
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::policy::SLOTS;
     use super::*;
     use crate::board::Board9;
     use rand_pcg::Pcg32;
