@@ -42,8 +42,13 @@ pub(super) fn backup<G: SearchGame, C: Cpu>(
     let mut early = out.early_play;
     let mut earliest = out.earliest_play;
     let ramp = sh.params.amaf_ramp;
-    let weight = sh.params.amaf_early_weight;
-    let weigh = ramp || (sh.params.amaf_early > 0 && weight > 1);
+    let weigh = ramp || (sh.params.amaf_early > 0 && sh.params.amaf_early_weight > 1);
+    // The games an early first play adds to the one every first play counts.
+    let extra = if ramp {
+        1
+    } else {
+        sh.params.amaf_early_weight.saturating_sub(1)
+    };
     let twice_score = (2.0 * out.score).round() as i64;
     for (d, &id) in path.iter().enumerate().rev() {
         let node = tree.node(id);
@@ -84,10 +89,9 @@ pub(super) fn backup<G: SearchGame, C: Cpu>(
             let earliest = &earliest[to_move];
             let mut hit = |k: usize| {
                 let a = kids[k].action();
-                let w = if ramp {
-                    1 + u32::from(early.contains(a)) + u32::from(earliest.contains(a))
-                } else if weigh && early.contains(a) {
-                    weight
+                // `earliest` is empty without the ramp.
+                let w = if weigh {
+                    1 + extra * u32::from(early.contains(a)) + u32::from(earliest.contains(a))
                 } else {
                     1
                 };
