@@ -31,6 +31,12 @@ pub struct GtpArgs {
     /// Search every move to its limit (no stop when the choice is settled).
     #[arg(long)]
     pub no_early_stop: bool,
+    /// Dynamic komi (on/off): while its win rate is at least 85 %, the engine searches with a
+    /// point more komi against itself each move (a point back below 80 %, all below 50 %), so
+    /// that a won game keeps a margin; analysis keeps the game's komi [default: off, or the
+    /// preset's].
+    #[arg(long, value_name = "on|off", value_parser = crate::values::switch)]
+    pub dynamic_komi: Option<bool>,
     /// Plain UCT without RAVE.
     #[arg(long)]
     pub no_rave: bool,
@@ -410,6 +416,7 @@ impl GtpArgs {
             config: EngineConfig {
                 params,
                 resign_below: self.resign,
+                dynamic_komi: self.dynamic_komi.unwrap_or(config.dynamic_komi),
                 estimate_playouts: self.estimate_playouts,
                 ..config
             },

@@ -16,6 +16,30 @@ const PASS_MARGIN: f32 = 0.05;
 /// every playout lost still shows a few percent: 0.01 never fired with the default preset.
 const HOPELESS: f32 = 0.05;
 
+/// Dynamic komi ([`crate::engine::player::EngineConfig::dynamic_komi`]): a search whose win
+/// rate is at least `GREEN` adds a point of komi against the engine for its next move; one
+/// below `YELLOW` takes a point back, one below `RED` all of them (the position may be lost
+/// under the extra komi, so the next search plays the game's). Never below 0: an even game
+/// that goes badly is searched with the game's komi. The extra komi is at most an eighth of
+/// the board's points.
+const GREEN: f32 = 0.85;
+const YELLOW: f32 = 0.8;
+const RED: f32 = 0.5;
+
+/// The next genmove's extra komi after a search at `extra` points with win rate `rate`.
+fn next_extra_komi(extra: f32, rate: f32, points: usize) -> f32 {
+    let cap = (points / 8) as f32;
+    if rate >= GREEN {
+        (extra + 1.0).min(cap)
+    } else if rate < RED {
+        0.0
+    } else if rate < YELLOW {
+        (extra - 1.0).max(0.0)
+    } else {
+        extra
+    }
+}
+
 impl<const N: usize, const W: usize> GoEngine<N, W> {
     pub(super) fn choose(
         &mut self,
@@ -60,7 +84,17 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             // estimate does not call that a loss.
             forbid_pass = !wins;
         }
-        let report = self.search(c, &opts.limits, forbid_pass, false, watch);
+        // After the opponent's pass the game may end with ours: search it under the game's
+        // komi.
+        let extra = if self.cfg.dynamic_komi && !opponent_passed {
+            self.extra_komi[c]
+        } else {
+            0.0
+        };
+        let report = self.search(c, &opts.limits, forbid_pass, false, watch, extra);
+        if self.cfg.dynamic_komi {
+            self.extra_komi[c] = next_extra_komi(extra, report.winrate(), side::<N, W>().pow(2));
+        }
         let analysis = Self::analysis(&report, c);
         let mut choice = report.best().map(|b| b.action);
         // Lost: every playout of this search lost (a `Decided` stop), or the best move's rate
@@ -127,7 +161,9 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
                 }
             }
         }
+        // A low rate under extra komi says little about the game: the next search drops it.
         if opts.allow_resign
+            && extra == 0.0
             && self.cfg.resign_below > 0.0
             && report.playouts >= self.cfg.resign_after
             && report.winrate() < self.cfg.resign_below
@@ -136,5 +172,55 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         }
         let mv = choice.map_or(VertexMove::Pass, Self::vertex_move);
         (Decision::Play(mv), analysis)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::player::{Engine, EngineConfig};
+    use crate::engine::presets::Preset;
+    use crate::game::Vertex;
+    use crate::mcts::Limits;
+
+    #[test]
+    fn extra_komi_follows_the_win_rate() {
+        assert_eq!(next_extra_komi(0.0, 0.9, 81), 1.0);
+        assert_eq!(next_extra_komi(3.0, 0.85, 81), 4.0);
+        assert_eq!(next_extra_komi(10.0, 0.99, 81), 10.0, "capped at 81 / 8");
+        assert_eq!(next_extra_komi(3.0, 0.82, 81), 3.0);
+        assert_eq!(next_extra_komi(3.0, 0.7, 81), 2.0);
+        assert_eq!(next_extra_komi(0.0, 0.7, 81), 0.0);
+        assert_eq!(next_extra_komi(6.0, 0.4, 81), 0.0);
+    }
+
+    /// The winning colour gains a point of extra komi at its genmove, the losing one keeps the
+    /// game's komi; without the switch nothing moves.
+    #[test]
+    fn genmove_moves_the_extra_komi_with_its_win_rate() {
+        let opts = GenmoveOptions {
+            limits: Limits::playouts(2000),
+            cleanup: false,
+            commit: true,
+            allow_resign: true,
+        };
+        for dynamic in [true, false] {
+            let mut cfg = EngineConfig::default();
+            Preset::Tengen.apply(&mut cfg);
+            cfg.dynamic_komi = dynamic;
+            let mut e = GoEngine::<9, 2>::new(7.5, cfg);
+            // Black walls off the left seven columns: far ahead.
+            for y in 0..9 {
+                e.play(Color::Black, VertexMove::Play(Vertex { x: 6, y }))
+                    .unwrap();
+                e.play(Color::White, VertexMove::Play(Vertex { x: 8, y }))
+                    .unwrap();
+            }
+            let _ = e.genmove(Color::Black, &opts, None);
+            let _ = e.genmove(Color::White, &opts, None);
+            let want = if dynamic { 1.0 } else { 0.0 };
+            assert_eq!(e.extra_komi[Color::Black], want, "dynamic {dynamic}");
+            assert_eq!(e.extra_komi[Color::White], 0.0, "dynamic {dynamic}");
+        }
     }
 }

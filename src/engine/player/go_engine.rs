@@ -31,6 +31,9 @@ pub struct GoEngine<const N: usize, const W: usize> {
     tree_root: Option<TreeRoot>,
     /// The playout policy's tables (last good replies, temperature), kept between moves.
     tables: Arc<PolicyTables>,
+    /// Points of komi the next genmove's search for each colour gives away against that
+    /// colour under [`EngineConfig::dynamic_komi`] (0 or more; see `choice`).
+    pub(super) extra_komi: ByColor<f32>,
 }
 
 impl<const N: usize, const W: usize> GoEngine<N, W> {
@@ -42,6 +45,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             cfg,
             tree_root: None,
             tables: Arc::new(PolicyTables::new()),
+            extra_komi: ByColor([0.0; 2]),
         }
     }
 
@@ -100,7 +104,8 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         }
     }
 
-    /// Runs a search for `c` on the current position.
+    /// Runs a search for `c` on the current position, its playouts scored with `extra_komi`
+    /// points more komi against `c` (0: the game's komi).
     pub(super) fn search(
         &mut self,
         c: Color,
@@ -108,6 +113,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         forbid_pass: bool,
         ownership: bool,
         watch: Option<Watch<'_>>,
+        extra_komi: f32,
     ) -> Report {
         self.searcher.set_ownership(ownership);
         let passes = self.game.trailing_passes().min(1);
@@ -116,7 +122,12 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             Some(&(mover, Move::Play(p))) if mover != c => Some(p),
             _ => None,
         };
-        let root = GoState::new(self.game.board(), c, passes, self.game.komi())
+        // Komi is White's: more of it is against Black.
+        let komi = match c {
+            Color::Black => self.game.komi() + extra_komi,
+            Color::White => self.game.komi() - extra_komi,
+        };
+        let root = GoState::new(self.game.board(), c, passes, komi)
             .with_policy(self.cfg.policy, Arc::clone(&self.tables), last)
             .with_amaf_plies(self.cfg.params.amaf_plies)
             .with_amaf_early(self.cfg.params.amaf_early)
@@ -230,6 +241,7 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
     fn set_komi(&mut self, komi: f32) {
         if komi != self.game.komi() {
             self.forget_tree();
+            self.extra_komi = ByColor([0.0; 2]);
         }
         self.game.set_komi(komi);
     }
@@ -246,6 +258,7 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
     fn clear(&mut self) {
         self.game.clear();
         self.forget_tree();
+        self.extra_komi = ByColor([0.0; 2]);
         self.tables.clear();
         // Every new game gets the next seed of the sequence, so that the games of a match in
         // one process differ while a session stays reproducible from its commands (the config
@@ -386,7 +399,7 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
     }
 
     fn analyze(&mut self, c: Color, limits: &Limits, watch: Option<Watch<'_>>) -> Analysis {
-        let r = self.search(c, limits, false, true, watch);
+        let r = self.search(c, limits, false, true, watch, 0.0);
         Self::analysis(&r, c)
     }
 

@@ -54,6 +54,10 @@ pub struct EngineConfig {
     pub estimate_playouts: u64,
     /// The playout policy of the search (the dead-stone estimate keeps light playouts).
     pub policy: Policy,
+    /// Dynamic komi: while its win rate is high, the engine searches its moves with points of
+    /// komi against itself, so that a won game keeps a margin instead of trading it away
+    /// (see `choice`).
+    pub dynamic_komi: bool,
 }
 
 impl Default for EngineConfig {
@@ -64,6 +68,7 @@ impl Default for EngineConfig {
             resign_after: 1000,
             estimate_playouts: 3000,
             policy: Policy::LIGHT,
+            dynamic_komi: false,
         }
     }
 }
