@@ -437,6 +437,17 @@ impl SearchGame for Pick {
     }
 }
 
+/// 200 playouts of `g`: (visits, AMAF visits) of move 0 and of move 1.
+fn pick_visits(params: Params, g: &Pick) -> ((u32, u32), (u32, u32)) {
+    let r = Searcher::new(params).run(g, &Limits::playouts(200), &|_| false, None);
+    let child = |a: u16| {
+        let c = r.children.iter().find(|c| c.action == Action(a));
+        let c = c.expect("both moves are reported");
+        (c.visits, c.amaf_visits)
+    };
+    (child(0), child(1))
+}
+
 /// The tree's moves are always early, a rollout's plays when it says so: each early first play
 /// counts `amaf_early_weight` AMAF games, the others one, and without `amaf_early` all count one.
 #[test]
@@ -453,13 +464,7 @@ fn early_first_plays_count_their_weight_in_amaf() {
             early,
             earliest: false,
         };
-        let r = Searcher::new(params).run(&g, &Limits::playouts(200), &|_| false, None);
-        let child = |a: u16| {
-            let c = r.children.iter().find(|c| c.action == Action(a));
-            let c = c.expect("both moves are reported");
-            (c.visits, c.amaf_visits)
-        };
-        let ((n0, amaf0), (n1, amaf1)) = (child(0), child(1));
+        let ((n0, amaf0), (n1, amaf1)) = pick_visits(params, &g);
         let ctx = format!("early {early}, amaf_early {amaf_early}");
         assert!(n0 > 20 && n1 > 20, "{ctx}: {n0} {n1}");
         let w = if amaf_early > 0 { weight } else { 1 };
@@ -486,13 +491,7 @@ fn the_ramp_grades_first_plays_in_amaf() {
             early,
             earliest,
         };
-        let r = Searcher::new(params).run(&g, &Limits::playouts(200), &|_| false, None);
-        let child = |a: u16| {
-            let c = r.children.iter().find(|c| c.action == Action(a));
-            let c = c.expect("both moves are reported");
-            (c.visits, c.amaf_visits)
-        };
-        let ((n0, amaf0), (n1, amaf1)) = (child(0), child(1));
+        let ((n0, amaf0), (n1, amaf1)) = pick_visits(params, &g);
         let ctx = format!("early {early}, earliest {earliest}");
         assert!(n0 > 20 && n1 > 20, "{ctx}: {n0} {n1}");
         assert_eq!(amaf0, 3 * n0, "{ctx}");
