@@ -33,8 +33,8 @@ pub struct GtpArgs {
     pub no_early_stop: bool,
     /// Dynamic komi (on/off): while its win rate is at least 85 %, the engine searches with a
     /// point more komi against itself each move (a point back below 80 %, all below 50 %), so
-    /// that a won game keeps a margin; analysis keeps the game's komi [default: off, or the
-    /// preset's].
+    /// that a won game keeps a margin; genmove's report is under that komi, analysis commands
+    /// keep the game's [default: off, or the preset's].
     #[arg(long, value_name = "on|off", value_parser = crate::values::switch)]
     pub dynamic_komi: Option<bool>,
     /// Plain UCT without RAVE.

@@ -56,7 +56,9 @@ pub struct EngineConfig {
     pub policy: Policy,
     /// Dynamic komi: while its win rate is high, the engine searches its moves with points of
     /// komi against itself, so that a won game keeps a margin instead of trading it away
-    /// (see `choice`).
+    /// (see `choice`). A genmove's report (`*-genmove_analyze` too) is then under that komi,
+    /// and the tree kept from the previous move holds playouts scored with one point less;
+    /// the analysis commands search with the game's komi.
     pub dynamic_komi: bool,
 }
 
