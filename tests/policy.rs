@@ -664,3 +664,75 @@ fn every_preset_plays_a_game_over_gtp() {
         );
     }
 }
+
+/// A rule's rate: 0 plays the games of the rule switched off (no random draw), and a rate
+/// between 0 and 1 other games than either the rule off or always tried (the preset's rate, 1:
+/// that it too draws nothing is checked by the default's moves, `perf/policies.md`).
+#[test]
+fn rule_rates_between_off_and_always() {
+    let cfg = PlayoutConfig::standard(9);
+    let tables = PolicyTables::new();
+    let mut log = MoveLog::new(400);
+    let mut play = |policy: &Policy, seed: u64| {
+        let mut b = Board9::new();
+        log.reset(Color::Black, None);
+        let mut rng = Pcg32::seed_from_u64(seed);
+        let o = heavy_playout(
+            &mut b,
+            Color::Black,
+            None,
+            &HeavyPlayout {
+                cfg: &cfg,
+                policy,
+                tables: &tables,
+            },
+            &mut log,
+            &mut rng,
+        );
+        (o.moves, o.score, o.first_play)
+    };
+    let tengen = Preset::Tengen.policy();
+    type Set = fn(&mut Policy, Option<f32>);
+    let rules: [(&str, Set); 2] = [
+        ("atari", |p, r| match r {
+            Some(r) => p.atari_rate = r,
+            None => p.atari = false,
+        }),
+        ("patterns", |p, r| match r {
+            Some(r) => p.pattern_rate = r,
+            None => p.patterns = false,
+        }),
+    ];
+    for (name, set) in rules {
+        let with = |r: Option<f32>| {
+            let mut p = tengen;
+            set(&mut p, r);
+            p
+        };
+        let mut half_differs = 0;
+        for seed in 0..20u64 {
+            let ctx = format!("{name}, seed {seed}");
+            let off = play(&with(None), seed);
+            assert_eq!(play(&with(Some(0.0)), seed), off, "{ctx}");
+            let half = play(&with(Some(0.5)), seed);
+            half_differs += u32::from(half != off && half != play(&tengen, seed));
+        }
+        assert!(half_differs >= 15, "{name}: {half_differs}");
+    }
+}
+
+/// The rate flags set the policy's rates, and a rate outside 0 to 1 is refused.
+#[test]
+fn rule_rate_flags() {
+    let args = GtpArgs::parse_from(["tengen gtp", "--atari-rate", "0.9", "--pattern-rate", "0.5"]);
+    let p = args.settings().config.policy;
+    assert_eq!((p.atari_rate, p.pattern_rate), (0.9, 0.5));
+    let p = GtpArgs::parse_from(["tengen gtp"]).settings().config.policy;
+    assert_eq!((p.atari_rate, p.pattern_rate), (1.0, 1.0));
+    for flag in ["--atari-rate", "--pattern-rate"] {
+        for bad in ["1.5", "-0.1", "often"] {
+            let e = GtpArgs::try_parse_from(["tengen gtp", flag, bad]).unwrap_err();
+            assert!(e.to_string().contains(flag), "{flag} {bad}: {e}");
+        }
+    }
+}

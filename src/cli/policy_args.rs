@@ -41,12 +41,18 @@ pub struct PolicyArgs {
     /// true/false also work, as for every switch below).
     #[arg(long, value_name = "on|off", value_parser = values::switch)]
     pub atari: Option<bool>,
+    /// Probability that the atari rule is tried when it has work (0 to 1) [default: 1].
+    #[arg(long, value_name = "P", value_parser = probability, allow_negative_numbers = true)]
+    pub atari_rate: Option<f32>,
     /// Cazenave's two-liberty "playing atari" urgencies (on/off).
     #[arg(long, value_name = "on|off", value_parser = values::switch)]
     pub two_lib: Option<bool>,
     /// MoGo 3x3 patterns around the previous move (on/off).
     #[arg(long, value_name = "on|off", value_parser = values::switch)]
     pub patterns: Option<bool>,
+    /// Probability that the pattern rule is tried (0 to 1) [default: 1].
+    #[arg(long, value_name = "P", value_parser = probability, allow_negative_numbers = true)]
+    pub pattern_rate: Option<f32>,
     /// The same patterns around the mover's own previous move too, when none matched around
     /// the opponent's (on/off; needs --patterns).
     #[arg(long, value_name = "on|off", value_parser = values::switch)]
@@ -107,11 +113,17 @@ impl PolicyArgs {
         if let Some(v) = self.atari {
             p.atari = v;
         }
+        if let Some(v) = self.atari_rate {
+            p.atari_rate = v;
+        }
         if let Some(v) = self.two_lib {
             p.two_lib = v;
         }
         if let Some(v) = self.patterns {
             p.patterns = v;
+        }
+        if let Some(v) = self.pattern_rate {
+            p.pattern_rate = v;
         }
         if let Some(v) = self.second_patterns {
             p.second_patterns = v;

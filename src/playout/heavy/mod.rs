@@ -220,7 +220,7 @@ impl<'a> Mover<'a> {
             } else {
                 0
             };
-            if pol.atari && near & (1 << 1) != 0 {
+            if pol.atari && near & (1 << 1) != 0 && tried(pol.atari_rate, rng) {
                 self.atari_urgencies(board, c, l, &mut urgent);
                 if let Some(p) = self.pick(board, c, &mut urgent, 0, rng) {
                     return Some(p);
@@ -241,7 +241,7 @@ impl<'a> Mover<'a> {
                     }
                 }
             }
-            if pol.patterns {
+            if pol.patterns && tried(pol.pattern_rate, rng) {
                 urgent.clear();
                 self.pattern_urgencies(board, c, l, &mut urgent);
                 if let Some(p) = self.pick(board, c, &mut urgent, 0, rng) {
@@ -265,6 +265,13 @@ impl<'a> Mover<'a> {
         }
         self.random_move_inline(board, c, rng)
     }
+}
+
+/// Whether a rule tried with probability `rate` is tried this time: a random draw only when
+/// `rate` is strictly between 0 and 1, so that a rate of 1 plays the same games as no rate.
+#[inline(always)]
+fn tried<R: RngCore>(rate: f32, rng: &mut R) -> bool {
+    rate >= 1.0 || (rate > 0.0 && ((rng.next_u32() >> 8) as f32) < rate * 16_777_216.0)
 }
 
 /// [`Mover::choose`] as a task for [`Cpu::enter`], which compiles it (every rule inlined) for
@@ -500,8 +507,10 @@ mod tests {
         let all = Policy {
             eyes: EyeRule::Real,
             atari: true,
+            atari_rate: 0.9,
             two_lib: true,
             patterns: true,
+            pattern_rate: 0.8,
             second_patterns: true,
             locality: 0.2,
             no_self_atari: true,

@@ -36,10 +36,15 @@ pub struct Policy {
     pub eyes: EyeRule,
     /// Capture the previous move's string in atari; save own strings it put in atari.
     pub atari: bool,
+    /// Probability that the atari rule is tried when the previous move's strings give it
+    /// work (1: always, today's rule, with no random draw).
+    pub atari_rate: f32,
     /// Golois's two-liberty ("playing atari") urgencies.
     pub two_lib: bool,
     /// MoGo 3x3 patterns around the previous move.
     pub patterns: bool,
+    /// Probability that the pattern rule is tried (1: always, with no random draw).
+    pub pattern_rate: f32,
     /// The same patterns around the mover's own previous move, when none matched around the
     /// opponent's (needs `patterns`).
     pub second_patterns: bool,
@@ -72,8 +77,10 @@ impl Policy {
     pub const LIGHT: Policy = Policy {
         eyes: EyeRule::Eyelike,
         atari: false,
+        atari_rate: 1.0,
         two_lib: false,
         patterns: false,
+        pattern_rate: 1.0,
         second_patterns: false,
         locality: 0.0,
         no_self_atari: false,
