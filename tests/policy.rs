@@ -12,7 +12,8 @@ use tengen::gtp;
 use tengen::playout::heavy::{Mover, PASS_CODE};
 use tengen::playout::patterns;
 use tengen::playout::{
-    heavy_playout, EyeRule, HeavyPlayout, Lgr, MoveLog, PlayoutConfig, Policy, PolicyTables,
+    heavy_playout, EyeRule, HeavyPlayout, Lgr, MoveLog, Outcome, PlayoutConfig, Policy,
+    PolicyTables,
 };
 
 /// A 9x9 vertex such as "e5".
@@ -461,31 +462,34 @@ fn the_mercy_rule_stops_at_the_capture_margin() {
     );
 }
 
+/// One heavy playout on the empty 9x9 board, Black first, its generator seeded with `seed`.
+fn heavy_game(cfg: &PlayoutConfig, policy: &Policy, seed: u64) -> (Board9, Outcome<2>) {
+    let tables = PolicyTables::new();
+    let mut log = MoveLog::new(400);
+    let mut b = Board9::new();
+    log.reset(Color::Black, None);
+    let mut rng = Pcg32::seed_from_u64(seed);
+    let o = heavy_playout(
+        &mut b,
+        Color::Black,
+        None,
+        &HeavyPlayout {
+            cfg,
+            policy,
+            tables: &tables,
+        },
+        &mut log,
+        &mut rng,
+    );
+    (b, o)
+}
+
 /// `amaf_plies` cuts the heavy playout's first-play record as it does the light one's: the
 /// same game, and the record of its first plies only.
 #[test]
 fn amaf_plies_limits_the_heavy_record_and_not_the_game() {
     let standard = PlayoutConfig::standard(9);
-    let tables = PolicyTables::new();
-    let mut log = MoveLog::new(400);
-    let mut play = |cfg: &PlayoutConfig, seed: u64| {
-        let mut b = Board9::new();
-        log.reset(Color::Black, None);
-        let mut rng = Pcg32::seed_from_u64(seed);
-        let o = heavy_playout(
-            &mut b,
-            Color::Black,
-            None,
-            &HeavyPlayout {
-                cfg,
-                policy: &ATARI,
-                tables: &tables,
-            },
-            &mut log,
-            &mut rng,
-        );
-        (b, o)
-    };
+    let play = |cfg: &PlayoutConfig, seed: u64| heavy_game(cfg, &ATARI, seed);
     let mut cut_somewhere = 0;
     for seed in 0..30u64 {
         let (full_board, full) = play(&standard, seed);
@@ -667,28 +671,12 @@ fn every_preset_plays_a_game_over_gtp() {
 
 /// A rule's rate: 0 plays the games of the rule switched off (no random draw), and a rate
 /// between 0 and 1 other games than either the rule off or always tried (the preset's rate, 1:
-/// that it too draws nothing is checked by the default's moves, `perf/policies.md`).
+/// that it too draws nothing was checked on the default's moves, `perf/policies.md`).
 #[test]
 fn rule_rates_between_off_and_always() {
     let cfg = PlayoutConfig::standard(9);
-    let tables = PolicyTables::new();
-    let mut log = MoveLog::new(400);
-    let mut play = |policy: &Policy, seed: u64| {
-        let mut b = Board9::new();
-        log.reset(Color::Black, None);
-        let mut rng = Pcg32::seed_from_u64(seed);
-        let o = heavy_playout(
-            &mut b,
-            Color::Black,
-            None,
-            &HeavyPlayout {
-                cfg: &cfg,
-                policy,
-                tables: &tables,
-            },
-            &mut log,
-            &mut rng,
-        );
+    let play = |policy: &Policy, seed: u64| {
+        let (_, o) = heavy_game(&cfg, policy, seed);
         (o.moves, o.score, o.first_play)
     };
     let tengen = Preset::Tengen.policy();
