@@ -2,13 +2,16 @@
 //!
 //! Each move has exactly one value in each of the [`GROUPS`] groups (value 0 is "none" where a
 //! group can be absent), so that a move's strength is the product of one gamma per group.
+//! Two groups are shapes, whose values are codes rather than small numbers: the 3x3
+//! neighbourhood ([`PATTERN`]) and the twelve points within two steps ([`DIAMOND`]); a table
+//! gives a gamma to the shapes its records played often enough, and one to all the others.
 
 use crate::board::geometry::{ring_image, Geometry};
 use crate::board::shared::side;
 use crate::board::{Board, Color, Point};
 
 /// Feature groups, in the order of [`Features::values`].
-pub const GROUPS: [&str; 8] = [
+pub const GROUPS: [&str; 9] = [
     "pattern",
     "capture",
     "escape",
@@ -17,18 +20,26 @@ pub const GROUPS: [&str; 8] = [
     "last",
     "second_last",
     "line",
+    "diamond",
 ];
 
 /// Index of the pattern group in [`GROUPS`] (its values are canonical 3x3 codes).
 pub const PATTERN: usize = 0;
 
-/// Values of each group but the pattern's (whose values are codes, up to 65,536).
-pub const VALUES: [usize; 8] = [0, 3, 2, 3, 2, 6, 6, 5];
+/// Index of the diamond group in [`GROUPS`]: the twelve points within two steps (Manhattan)
+/// of the move, two bits each ([`diamond_code`]). Unlike the pattern's, its value is the code
+/// as the board shows it, not reduced under symmetry: a table holds every image of each shape
+/// it knows, so that reading a move's gamma needs no reduction ([`canonical_diamond`] is for
+/// the fit).
+pub const DIAMOND: usize = 8;
+
+/// Values of each group but the two shapes' (whose values are codes).
+pub const VALUES: [usize; 9] = [0, 3, 2, 3, 2, 6, 6, 5, 0];
 
 /// One value per group for one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Features {
-    pub values: [u16; 8],
+    pub values: [u32; 9],
 }
 
 /// The 3x3 neighbourhood of `i` as a ring code (two bits a cell in `Geometry::ring` order),
@@ -48,6 +59,64 @@ pub fn canonical_pattern<const N: usize, const W: usize>(
         code ^= differ | (differ << 1);
     }
     canonical_table()[usize::from(code)]
+}
+
+/// The twelve points within two steps of `i` as a 24-bit code, the mover's stones as 1, the
+/// opponent's as 2, off the board 3: bits 0-15 are the 3x3 ring (as [`canonical_pattern`]
+/// reads it, before reduction), bits 16-23 the four points two steps away in the directions of
+/// the ring's cells 1, 3, 5 and 7 (south, east, north, west).
+#[must_use]
+pub fn diamond_code<const N: usize, const W: usize>(
+    board: &Board<N, W>,
+    c: Color,
+    i: usize,
+) -> u32 {
+    let mut code = u32::from(board.ring_code(i));
+    let (x, y) = Geometry::<N, W>::coords(i);
+    let n = side::<N, W>();
+    let far = [
+        (y >= 2).then(|| Geometry::<N, W>::index(x, y - 2)),
+        (x + 2 < n).then(|| Geometry::<N, W>::index(x + 2, y)),
+        (y + 2 < n).then(|| Geometry::<N, W>::index(x, y + 2)),
+        (x >= 2).then(|| Geometry::<N, W>::index(x - 2, y)),
+    ];
+    for (j, q) in far.into_iter().enumerate() {
+        let cell = q.map_or(3, |q| u32::from(board.cell_at(q)));
+        code |= cell << (16 + 2 * j);
+    }
+    if c == Color::White {
+        let differ = (code ^ (code >> 1)) & 0x0055_5555;
+        code ^= differ | (differ << 1);
+    }
+    code
+}
+
+/// The image of a diamond code under one of the eight symmetries of the square (a mirror
+/// then `turn` quarter turns, as [`ring_image`] moves the ring's cells): the far point in
+/// direction `j` goes where the ring's cell `2 j + 1` goes.
+#[must_use]
+pub fn diamond_image(code: u32, mirror: bool, turn: usize) -> u32 {
+    let mut image = 0u32;
+    for k in 0..8 {
+        image |= ((code >> (2 * k)) & 3) << (2 * ring_image(k, mirror, turn));
+    }
+    for j in 0..4 {
+        let to = (ring_image(2 * j + 1, mirror, turn) - 1) / 2;
+        image |= ((code >> (16 + 2 * j)) & 3) << (16 + 2 * to);
+    }
+    image
+}
+
+/// The smallest of the eight images of a diamond code: the name the fit gives a shape.
+#[must_use]
+pub fn canonical_diamond(code: u32) -> u32 {
+    let mut best = u32::MAX;
+    for mirror in [false, true] {
+        for turn in 0..4 {
+            best = best.min(diamond_image(code, mirror, turn));
+        }
+    }
+    best
 }
 
 /// For every ring code, the smallest code among its images under the eight symmetries of the
@@ -80,7 +149,7 @@ fn smallest_image(code: u16) -> u16 {
 
 /// Distance bucket of two points `(dx, dy)` apart: 1 to 5 for `dx + dy + max(dx, dy)` of 2,
 /// 3, 4, 5 to 6, and more (0 is "no such move").
-fn distance_bucket(dx: usize, dy: usize) -> u16 {
+fn distance_bucket(dx: usize, dy: usize) -> u32 {
     match dx + dy + dx.max(dy) {
         0..=2 => 1,
         3 => 2,
@@ -142,7 +211,7 @@ pub fn features_and_libs<const N: usize, const W: usize>(
         1 => 1,
         _ => 2,
     };
-    let escape = u16::from(own_in_atari && libs >= 2);
+    let escape = u32::from(own_in_atari && libs >= 2);
     let self_atari = if libs >= 2 || captured > 0 {
         0
     } else if joins_own {
@@ -161,16 +230,19 @@ pub fn features_and_libs<const N: usize, const W: usize>(
         .min(y)
         .min(side::<N, W>() - 1 - x)
         .min(side::<N, W>() - 1 - y)
-        .min(4) as u16;
+        .min(4) as u32;
+    // The diamond's low 16 bits are the 3x3 ring with the same colours: read the board once.
+    let diamond = diamond_code(board, c, i);
     let values = [
-        canonical_pattern(board, c, i),
+        u32::from(canonical_table()[(diamond & 0xffff) as usize]),
         capture,
         escape,
         self_atari,
-        u16::from(ataris && libs >= 2),
+        u32::from(ataris && libs >= 2),
         near(last),
         near(second_last),
         line,
+        diamond,
     ];
     (Features { values }, libs)
 }
@@ -219,6 +291,70 @@ mod tests {
         o.play(Color::White, Move::Play(Point::from_index(at(&o, "c4"))))
             .unwrap();
         assert_ne!(canonical_pattern(&o, Color::Black, at(&o, "c3")), codes[0]);
+    }
+
+    #[test]
+    fn a_diamond_has_one_name_under_symmetry_and_colour() {
+        // A random game replayed under each symmetry of the board (and with the colours
+        // swapped): every empty point's diamond gets the same smallest image, and its code is
+        // one of the eight images of the original point's code.
+        let turn_xy = |(x, y): (usize, usize), mirror: bool, turns: usize| {
+            let (mut x, mut y) = if mirror { (y, x) } else { (x, y) };
+            for _ in 0..turns {
+                (x, y) = (8 - y, x);
+            }
+            (x, y)
+        };
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut moves = Vec::new();
+        let mut b = Board9::new();
+        let mut c = Color::Black;
+        while moves.len() < 50 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let (x, y) = ((seed % 9) as usize, ((seed >> 8) % 9) as usize);
+            let p = Board9::point(x, y).unwrap();
+            if b.play(c, Move::Play(p)).is_ok() {
+                moves.push((c, (x, y)));
+                c = !c;
+            }
+        }
+        for mirror in [false, true] {
+            for turns in 0..4 {
+                for swap in [false, true] {
+                    let mut t = Board9::new();
+                    for &(c, xy) in &moves {
+                        let (x, y) = turn_xy(xy, mirror, turns);
+                        let c = if swap { !c } else { c };
+                        t.play(c, Move::Play(Board9::point(x, y).unwrap())).unwrap();
+                    }
+                    let mut empties = 0;
+                    for x in 0..9 {
+                        for y in 0..9 {
+                            let i = Board9::point(x, y).unwrap().index();
+                            if b.cell_at(i) != 0 {
+                                continue;
+                            }
+                            empties += 1;
+                            let (tx, ty) = turn_xy((x, y), mirror, turns);
+                            let j = Board9::point(tx, ty).unwrap().index();
+                            let mover = if swap { Color::White } else { Color::Black };
+                            let here = diamond_code(&b, Color::Black, i);
+                            let there = diamond_code(&t, mover, j);
+                            assert_eq!(canonical_diamond(here), canonical_diamond(there));
+                            let images: Vec<u32> =
+                                (0..8).map(|k| diamond_image(here, k >= 4, k % 4)).collect();
+                            assert!(images.contains(&there), "{x} {y}");
+                        }
+                    }
+                    assert!(empties > 20);
+                }
+            }
+        }
+        // Off the board reads as 3: a1's two far points to the south and west.
+        let corner = diamond_code(&b, Color::Black, at(&b, "a1"));
+        assert_eq!(corner >> 16 & 0b11_00_00_11, 0b11_00_00_11);
     }
 
     #[test]

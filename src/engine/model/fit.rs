@@ -8,9 +8,12 @@
 //! the `+ 1` and `2 / (gamma + 1)` are one virtual win and one virtual loss against a move of
 //! strength 1, which keeps values seen rarely (or only among the moves not played) finite.
 
-use super::features::{Features, GROUPS, PATTERN, VALUES};
+use super::features::{canonical_diamond, Features, DIAMOND, GROUPS, PATTERN, VALUES};
 use super::{Model, MIN_GAMMA};
 use std::collections::BTreeMap;
+
+/// Number of feature groups.
+const GROUP_COUNT: usize = GROUPS.len();
 
 /// One recorded position: the features of every legal move, and which one was played.
 #[derive(Clone, Debug)]
@@ -40,28 +43,46 @@ impl Default for FitOptions {
 /// Fits a model on `positions`; `about` becomes the table's header.
 #[must_use]
 pub fn fit(positions: &[Position], opts: FitOptions, about: Vec<String>) -> Model {
-    // Patterns: the codes played often enough get their own dense index, from 1; the rest
-    // share index 0 ("other").
-    let mut counts: BTreeMap<u16, usize> = BTreeMap::new();
-    for p in positions {
-        *counts.entry(p.moves[p.played].values[PATTERN]).or_default() += 1;
-    }
-    let known: Vec<u16> = counts
-        .iter()
-        .filter(|&(_, &n)| n >= opts.min_pattern_count)
-        .map(|(&c, _)| c)
-        .collect();
-    let index = |code: u16| known.binary_search(&code).map_or(0, |k| k + 1);
+    // The two shapes (3x3 patterns, diamonds by their smallest image): the codes played often
+    // enough get their own dense index, from 1; the rest share index 0 ("other").
+    let name = |g: usize, code: u32| {
+        if g == DIAMOND {
+            canonical_diamond(code)
+        } else {
+            code
+        }
+    };
+    let known: [Vec<u32>; 2] = [PATTERN, DIAMOND].map(|g| {
+        let mut counts: BTreeMap<u32, usize> = BTreeMap::new();
+        for p in positions {
+            *counts
+                .entry(name(g, p.moves[p.played].values[g]))
+                .or_default() += 1;
+        }
+        counts
+            .iter()
+            .filter(|&(_, &n)| n >= opts.min_pattern_count)
+            .map(|(&c, _)| c)
+            .collect()
+    });
+    let shape = |g: usize| usize::from(g == DIAMOND);
+    let index = |g: usize, code: u32| {
+        known[shape(g)]
+            .binary_search(&name(g, code))
+            .map_or(0, |k| k + 1)
+    };
     // Every move as dense value indices, one per group.
-    let dense: Vec<(Vec<[usize; 8]>, usize)> = positions
+    let dense: Vec<(Vec<[usize; GROUP_COUNT]>, usize)> = positions
         .iter()
         .map(|p| {
             let moves = p
                 .moves
                 .iter()
                 .map(|f| {
-                    let mut d = f.values.map(usize::from);
-                    d[PATTERN] = index(f.values[PATTERN]);
+                    let mut d = f.values.map(|v| v as usize);
+                    for g in [PATTERN, DIAMOND] {
+                        d[g] = index(g, f.values[g]);
+                    }
                     d
                 })
                 .collect();
@@ -69,7 +90,9 @@ pub fn fit(positions: &[Position], opts: FitOptions, about: Vec<String>) -> Mode
         })
         .collect();
     let mut sizes = VALUES;
-    sizes[PATTERN] = known.len() + 1;
+    for g in [PATTERN, DIAMOND] {
+        sizes[g] = known[shape(g)].len() + 1;
+    }
     let mut gammas: Vec<Vec<f64>> = sizes.iter().map(|&n| vec![1.0; n]).collect();
     let mut wins: Vec<Vec<f64>> = sizes.iter().map(|&n| vec![0.0; n]).collect();
     for (moves, played) in &dense {
@@ -81,7 +104,7 @@ pub fn fit(positions: &[Position], opts: FitOptions, about: Vec<String>) -> Mode
         for g in 0..GROUPS.len() {
             let mut denom = vec![0.0f64; sizes[g]];
             for (moves, _) in &dense {
-                let strength = |m: &[usize; 8]| -> f64 {
+                let strength = |m: &[usize; GROUP_COUNT]| -> f64 {
                     m.iter().enumerate().map(|(h, &v)| gammas[h][v]).product()
                 };
                 let total: f64 = moves.iter().map(strength).sum();
@@ -99,16 +122,22 @@ pub fn fit(positions: &[Position], opts: FitOptions, about: Vec<String>) -> Mode
     }
     let mut m = Model::uniform();
     for (g, fitted) in gammas.iter().enumerate() {
-        if g != PATTERN {
+        if g != PATTERN && g != DIAMOND {
             m.gammas[g] = fitted.iter().map(|&x| x as f32).collect();
         }
     }
     m.other = gammas[PATTERN][0] as f32;
     m.patterns.fill(m.other);
-    for (k, &code) in known.iter().enumerate() {
-        m.patterns[usize::from(code)] = gammas[PATTERN][k + 1] as f32;
+    for (k, &code) in known[0].iter().enumerate() {
+        m.patterns[code as usize] = gammas[PATTERN][k + 1] as f32;
     }
-    m.known = known;
+    m.known = known[0].iter().map(|&c| c as u16).collect();
+    let diamonds = known[1]
+        .iter()
+        .enumerate()
+        .map(|(k, &code)| (code, gammas[DIAMOND][k + 1] as f32))
+        .collect();
+    m.set_diamonds(diamonds, gammas[DIAMOND][0] as f32);
     m.about = about;
     // What the text holds is what a reader gets: round through it.
     Model::parse(&m.to_text()).unwrap_or(m)
@@ -140,9 +169,9 @@ pub fn prediction_rate(model: &Model, positions: &[Position]) -> (f64, f64) {
 mod tests {
     use super::*;
 
-    fn mv(capture: u16, line: u16) -> Features {
+    fn mv(capture: u32, line: u32) -> Features {
         Features {
-            values: [0, capture, 0, 0, 0, 0, 0, line],
+            values: [0, capture, 0, 0, 0, 0, 0, line, 0],
         }
     }
 
@@ -151,13 +180,7 @@ mod tests {
         // Every position: one capture among four quiet moves, and the capture is played.
         let pos: Vec<Position> = (0..200)
             .map(|k| Position {
-                moves: vec![
-                    mv(0, 1),
-                    mv(0, 2),
-                    mv(1, (k % 3) as u16),
-                    mv(0, 3),
-                    mv(0, 4),
-                ],
+                moves: vec![mv(0, 1), mv(0, 2), mv(1, k % 3), mv(0, 3), mv(0, 4)],
                 played: 2,
             })
             .collect();

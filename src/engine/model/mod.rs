@@ -1,5 +1,6 @@
 //! The move model: a learned strength ("gamma") for each value of each move feature
-//! ([`features`]), fitted on game records by minorization-maximization ([`fit`]), so that the
+//! ([`features`]: tactical features, the 3x3 pattern, and the "diamond" of the twelve points
+//! within two steps), fitted on game records by minorization-maximization ([`fit`]), so that the
 //! probability of a move among the legal ones is its gammas' product over the sum of every
 //! legal move's product (a generalised Bradley-Terry model).
 //!
@@ -18,7 +19,7 @@
 pub mod features;
 pub mod fit;
 
-use features::{Features, GROUPS, PATTERN, VALUES};
+use features::{Features, DIAMOND, GROUPS, PATTERN, VALUES};
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
@@ -28,14 +29,23 @@ const MIN_GAMMA: f32 = 1e-6;
 /// Gammas of every feature value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
-    /// `gammas[g][v]` for every group but the pattern's.
-    gammas: [Vec<f32>; 8],
+    /// `gammas[g][v]` for every group but the two shapes'.
+    gammas: [Vec<f32>; 9],
     /// Gamma of each canonical 3x3 code; codes without their own value hold `other`'s.
     patterns: Box<[f32]>,
     /// The codes that have a value of their own, in increasing order.
     known: Vec<u16>,
     /// Gamma of the codes without their own value.
     other: f32,
+    /// Every image under symmetry of each diamond with a value of its own, with its gamma, in
+    /// an open-addressing table ([`DiamondTable`]): a move's diamond code is read as the board
+    /// shows it, and looked up without reducing it.
+    diamonds: DiamondTable,
+    /// The diamonds that have a value of their own, as their smallest images, in increasing
+    /// order, with their gammas (what the table's text lists).
+    known_diamonds: Vec<(u32, f32)>,
+    /// Gamma of the diamonds without their own value.
+    other_diamond: f32,
     /// Header lines of the table (what it was fitted on), without the leading `# `.
     about: Vec<String>,
 }
@@ -49,30 +59,64 @@ impl Model {
             patterns: vec![1.0; 1 << 16].into_boxed_slice(),
             known: Vec::new(),
             other: 1.0,
+            diamonds: DiamondTable::new(&[]),
+            known_diamonds: Vec::new(),
+            other_diamond: 1.0,
             about: Vec::new(),
         }
+    }
+
+    /// Sets the diamonds' gammas: `known` as (smallest image, gamma), `other` for the rest.
+    fn set_diamonds(&mut self, mut known: Vec<(u32, f32)>, other: f32) {
+        known.sort_by_key(|d| d.0);
+        let mut all: Vec<(u32, f32)> = known
+            .iter()
+            .flat_map(|&(code, g)| {
+                [false, true].into_iter().flat_map(move |mirror| {
+                    (0..4).map(move |turn| (features::diamond_image(code, mirror, turn), g))
+                })
+            })
+            .collect();
+        all.sort_by_key(|d| d.0);
+        all.dedup_by_key(|d| d.0);
+        self.diamonds = DiamondTable::new(&all);
+        self.known_diamonds = known;
+        self.other_diamond = other;
     }
 
     /// The strength of a move with features `f`.
     #[must_use]
     #[inline]
     pub fn gamma(&self, f: &Features) -> f32 {
-        let mut g = self.patterns[usize::from(f.values[PATTERN])];
-        for (k, &v) in f.values.iter().enumerate().skip(1) {
-            g *= self.gammas[k].get(usize::from(v)).copied().unwrap_or(1.0);
+        let mut g = self
+            .patterns
+            .get(f.values[PATTERN] as usize)
+            .copied()
+            .unwrap_or(self.other);
+        // An index loop with constant bounds: the compiler unrolls it (an iterator chain of
+        // enumerate, take and skip here made each call about 280 instructions).
+        for k in 1..DIAMOND {
+            g *= self.gammas[k]
+                .get(f.values[k] as usize)
+                .copied()
+                .unwrap_or(1.0);
         }
-        g
+        g * self
+            .diamonds
+            .get(f.values[DIAMOND])
+            .unwrap_or(self.other_diamond)
     }
 
     /// The table as text: one `group<TAB>value<TAB>gamma` line a value (the pattern's values
-    /// as four hex digits, and `other`), after `# ` header lines.
+    /// as four hex digits, the diamond's as six, each shape's group with an `other` line),
+    /// after `# ` header lines.
     #[must_use]
     pub fn to_text(&self) -> String {
         let mut s = String::new();
         for line in &self.about {
             let _ = writeln!(s, "# {line}");
         }
-        for (k, name) in GROUPS.iter().enumerate().skip(1) {
+        for (k, name) in GROUPS.iter().enumerate().take(DIAMOND).skip(1) {
             for (v, g) in self.gammas[k].iter().enumerate() {
                 let _ = writeln!(s, "{name}\t{v}\t{g:.6e}");
             }
@@ -81,6 +125,10 @@ impl Model {
         for &code in &self.known {
             let g = self.patterns[usize::from(code)];
             let _ = writeln!(s, "pattern\t{code:04x}\t{g:.6e}");
+        }
+        let _ = writeln!(s, "diamond\tother\t{:.6e}", self.other_diamond);
+        for &(code, g) in &self.known_diamonds {
+            let _ = writeln!(s, "diamond\t{code:06x}\t{g:.6e}");
         }
         s
     }
@@ -91,9 +139,9 @@ impl Model {
     /// A line that is not a known group's value with a positive gamma, or a missing value.
     pub fn parse(text: &str) -> Result<Model, String> {
         let mut m = Model::uniform();
-        let mut seen: [Vec<bool>; 8] = VALUES.map(|n| vec![false; n]);
-        let mut other = None;
-        let mut pats = Vec::new();
+        let mut seen: [Vec<bool>; 9] = VALUES.map(|n| vec![false; n]);
+        let (mut other, mut other_diamond) = (None, None);
+        let (mut pats, mut diamonds) = (Vec::new(), Vec::new());
         for (n, line) in text.lines().enumerate() {
             let bad = |why: &str| format!("model line {}: {why}: {line:?}", n + 1);
             if let Some(h) = line.strip_prefix('#') {
@@ -127,6 +175,18 @@ impl Model {
                 }
                 continue;
             }
+            if k == DIAMOND {
+                if value == "other" {
+                    other_diamond = Some(gamma);
+                } else {
+                    let code = u32::from_str_radix(value, 16)
+                        .ok()
+                        .filter(|&c| c < 1 << 24 && features::canonical_diamond(c) == c)
+                        .ok_or_else(|| bad("bad code (six hex digits, the smallest image)"))?;
+                    diamonds.push((code, gamma));
+                }
+                continue;
+            }
             let v: usize = value.parse().map_err(|_| bad("bad value"))?;
             let slot = seen[k]
                 .get_mut(v)
@@ -136,7 +196,7 @@ impl Model {
             }
             m.gammas[k][v] = gamma;
         }
-        for (k, s) in seen.iter().enumerate().skip(1) {
+        for (k, s) in seen.iter().enumerate().take(DIAMOND).skip(1) {
             if let Some(v) = s.iter().position(|&x| !x) {
                 return Err(format!("model: no gamma for {} value {v}", GROUPS[k]));
             }
@@ -153,6 +213,14 @@ impl Model {
             m.patterns[usize::from(code)] = g;
         }
         m.known = pats.iter().map(|p| p.0).collect();
+        let other_diamond = other_diamond.ok_or("model: no gamma for the other diamonds")?;
+        diamonds.sort_by_key(|d| d.0);
+        for w in diamonds.windows(2) {
+            if w[0].0 == w[1].0 {
+                return Err(format!("model: diamond {:06x} given twice", w[0].0));
+            }
+        }
+        m.set_diamonds(diamonds, other_diamond);
         Ok(m)
     }
 
@@ -160,6 +228,63 @@ impl Model {
     #[must_use]
     pub fn about(&self) -> &[String] {
         &self.about
+    }
+}
+
+/// Gammas of diamond codes in an open-addressing table with linear probing, at most half
+/// full: read at every expansion for every legal move, a lookup is a multiply and one or two
+/// probes. (A binary search over the sorted codes cost 10.5 % more instructions of a 9x9
+/// search, `perf/search.md`.)
+#[derive(Clone, Debug, PartialEq)]
+struct DiamondTable {
+    /// `(code, gamma)`, [`DiamondTable::EMPTY`] as the code of an empty slot.
+    slots: Box<[(u32, f32)]>,
+    /// `32 - log2(slots)`: the hash's top bits pick the first slot.
+    shift: u32,
+}
+
+impl DiamondTable {
+    /// No diamond code has it: codes are 24 bits.
+    const EMPTY: u32 = u32::MAX;
+
+    /// A table of `entries` (distinct codes below 2^24).
+    fn new(entries: &[(u32, f32)]) -> DiamondTable {
+        let bits = (2 * entries.len())
+            .max(2)
+            .next_power_of_two()
+            .trailing_zeros();
+        let mut slots = vec![(Self::EMPTY, 0.0); 1 << bits].into_boxed_slice();
+        let shift = 32 - bits;
+        for &(code, g) in entries {
+            let mut k = Self::hash(code, shift);
+            while slots[k].0 != Self::EMPTY {
+                k = (k + 1) & (slots.len() - 1);
+            }
+            slots[k] = (code, g);
+        }
+        DiamondTable { slots, shift }
+    }
+
+    #[inline]
+    fn hash(code: u32, shift: u32) -> usize {
+        (code.wrapping_mul(0x9e37_79b1) >> shift) as usize
+    }
+
+    /// The gamma of `code`, if the table has it. Ends: the table has an empty slot.
+    #[inline]
+    fn get(&self, code: u32) -> Option<f32> {
+        let mask = self.slots.len() - 1;
+        let mut k = Self::hash(code, self.shift);
+        loop {
+            let (c, g) = self.slots[k];
+            if c == code {
+                return Some(g);
+            }
+            if c == Self::EMPTY {
+                return None;
+            }
+            k = (k + 1) & mask;
+        }
     }
 }
 
@@ -181,6 +306,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_diamond_table_finds_what_it_holds_and_nothing_else() {
+        let entries: Vec<(u32, f32)> = (0..1000u32)
+            .map(|k| (k * 7919 % (1 << 24), k as f32))
+            .collect();
+        let t = DiamondTable::new(&entries);
+        for &(code, g) in &entries {
+            assert_eq!(t.get(code), Some(g));
+        }
+        assert_eq!(t.get(1), None);
+        assert_eq!(DiamondTable::new(&[]).get(0), None);
+    }
+
+    #[test]
     fn the_committed_table_parses() {
         let m = Model::parse(TABLE_9X9).expect("data/model-9x9.tsv");
         assert!(builtin(9).is_some() && builtin(19).is_none());
@@ -195,12 +333,20 @@ mod tests {
         assert!(Model::parse(&no_other)
             .unwrap_err()
             .contains("other patterns"));
+        let no_other = good.replace("diamond\tother\t1.000000e0\n", "");
+        assert!(Model::parse(&no_other)
+            .unwrap_err()
+            .contains("other diamonds"));
         for (bad, why) in [
             ("capture\t9\t1\n", "out of range"),
             ("capture\t0\t0\n", "gamma out of range"),
             ("capture\t0\t1\n", "given twice"),
             ("colour\t0\t1\n", "unknown group"),
             ("pattern\tzz\t1\n", "bad code"),
+            // A diagonal stone's smallest image is at the ring's cell 0, not 6.
+            ("diamond\t001000\t1\n", "bad code"),
+            ("diamond\t1000000\t1\n", "bad code"),
+            ("diamond\t000001\t1\ndiamond\t000001\t2\n", "given twice"),
             ("capture 0 1\n", "three tab-separated"),
         ] {
             let e = Model::parse(&format!("{good}{bad}")).unwrap_err();
