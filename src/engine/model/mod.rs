@@ -233,7 +233,7 @@ impl Model {
 
 /// Gammas of diamond codes in an open-addressing table with linear probing, at most half
 /// full: read at every expansion for every legal move, a lookup is a multiply and one or two
-/// probes. (A binary search over the sorted codes cost 10.5 % more instructions of a 9x9
+/// probes. (A binary search over the sorted codes cost 3.6 % more instructions of a 9x9
 /// search, `perf/search.md`.)
 #[derive(Clone, Debug, PartialEq)]
 struct DiamondTable {
