@@ -13,8 +13,10 @@
 //!
 //! A 19x19 table (`data/model-19x19.tsv`, from `data/records-19x19/`) is committed and checked
 //! the same way, but not compiled in: in place of the 9x9 table, which the other sizes borrow
-//! ([`crate::mcts::Params::model_every_size`]), it won 30 of 80 games (37.5 % [27.7 %,
-//! 48.5 %]) of 19x19 self-play at 1,000 playouts a move (perf/strength.md).
+//! ([`crate::mcts::Params::model_every_size`]), its version before the diamonds won 30 of 80
+//! games (37.5 % [27.7 %, 48.5 %]) of 19x19 self-play at 1,000 playouts a move
+//! (perf/strength.md); refitted with them, it predicts held-out 19x19 moves less well than the
+//! 9x9 table (`data/README.md`).
 
 pub mod features;
 pub mod fit;
