@@ -42,28 +42,9 @@ pub struct Features {
     pub values: [u32; 9],
 }
 
-/// The 3x3 neighbourhood of `i` as a ring code (two bits a cell in `Geometry::ring` order),
-/// with the mover's stones as 1 and the opponent's as 2, reduced to the smallest code under
-/// the eight symmetries of the square.
-#[must_use]
-pub fn canonical_pattern<const N: usize, const W: usize>(
-    board: &Board<N, W>,
-    c: Color,
-    i: usize,
-) -> u16 {
-    let mut code = board.ring_code(i);
-    if c == Color::White {
-        // Black 1, White 2: as the mover's 1 and the opponent's 2. A cell whose two bits
-        // differ (1 or 2) has both flipped; 0 (empty) and 3 (off the board) stay.
-        let differ = (code ^ (code >> 1)) & 0x5555;
-        code ^= differ | (differ << 1);
-    }
-    canonical_table()[usize::from(code)]
-}
-
 /// The twelve points within two steps of `i` as a 24-bit code, the mover's stones as 1, the
-/// opponent's as 2, off the board 3: bits 0-15 are the 3x3 ring (as [`canonical_pattern`]
-/// reads it, before reduction), bits 16-23 the four points two steps away in the directions of
+/// opponent's as 2, off the board 3: bits 0-15 are the 3x3 ring (two bits a cell in
+/// `Geometry::ring` order, the [`PATTERN`] group's value before reduction), bits 16-23 the four points two steps away in the directions of
 /// the ring's cells 1, 3, 5 and 7 (south, east, north, west).
 #[must_use]
 pub fn diamond_code<const N: usize, const W: usize>(
@@ -85,6 +66,8 @@ pub fn diamond_code<const N: usize, const W: usize>(
         code |= cell << (16 + 2 * j);
     }
     if c == Color::White {
+        // Black 1, White 2: as the mover's 1 and the opponent's 2. A cell whose two bits
+        // differ (1 or 2) has both flipped; 0 (empty) and 3 (off the board) stay.
         let differ = (code ^ (code >> 1)) & 0x0055_5555;
         code ^= differ | (differ << 1);
     }
@@ -125,26 +108,12 @@ pub fn canonical_diamond(code: u32) -> u32 {
 fn canonical_table() -> &'static [u16; 1 << 16] {
     static TABLE: std::sync::OnceLock<Box<[u16; 1 << 16]>> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
-        let t: Box<[u16]> = (0..=u16::MAX).map(smallest_image).collect();
+        // A ring code is a diamond with its four far points empty (0) in every image, so its
+        // smallest diamond image is its smallest ring image.
+        let smallest = |code: u16| canonical_diamond(u32::from(code)) as u16;
+        let t: Box<[u16]> = (0..=u16::MAX).map(smallest).collect();
         t.try_into().expect("one entry per 16-bit code")
     })
-}
-
-/// The smallest of the eight images of `code` under the symmetries of the square: a quarter
-/// turn shifts the ring by two cells, a mirror reverses it about the south-west diagonal.
-fn smallest_image(code: u16) -> u16 {
-    let cell = |k: usize| (code >> (2 * k)) & 3;
-    let mut best = u16::MAX;
-    for mirror in [false, true] {
-        for turn in 0..4 {
-            let mut image = 0u16;
-            for k in 0..8 {
-                image |= cell(k) << (2 * ring_image(k, mirror, turn));
-            }
-            best = best.min(image);
-        }
-    }
-    best
 }
 
 /// Distance bucket of two points `(dx, dy)` apart: 1 to 5 for `dx + dy + max(dx, dy)` of 2,
@@ -264,10 +233,14 @@ mod tests {
         let t = canonical_table();
         for code in 0..=u16::MAX {
             let c = t[usize::from(code)];
-            assert!(c <= code && smallest_image(c) == c, "{code:#06x}");
+            assert!(c <= code && t[usize::from(c)] == c, "{code:#06x}");
             // A quarter turn (the ring rotated by two cells) has the same canonical code.
             assert_eq!(t[usize::from(code.rotate_left(4))], c, "{code:#06x}");
         }
+    }
+
+    fn pattern(b: &Board9, c: Color, i: usize) -> u32 {
+        features(b, c, i, None, None).values[PATTERN]
     }
 
     #[test]
@@ -279,18 +252,18 @@ mod tests {
             let mut b = Board9::new();
             b.play(Color::Black, Move::Play(Point::from_index(at(&b, stone))))
                 .unwrap();
-            codes.push(canonical_pattern(&b, Color::Black, at(&b, pt)));
+            codes.push(pattern(&b, Color::Black, at(&b, pt)));
         }
         let mut w = Board9::new();
         w.play(Color::White, Move::Play(Point::from_index(at(&w, "e5"))))
             .unwrap();
-        codes.push(canonical_pattern(&w, Color::White, at(&w, "e4")));
+        codes.push(pattern(&w, Color::White, at(&w, "e4")));
         assert!(codes.iter().all(|&c| c == codes[0]), "{codes:?}");
         // The opponent's stone there is another pattern.
         let mut o = Board9::new();
         o.play(Color::White, Move::Play(Point::from_index(at(&o, "c4"))))
             .unwrap();
-        assert_ne!(canonical_pattern(&o, Color::Black, at(&o, "c3")), codes[0]);
+        assert_ne!(pattern(&o, Color::Black, at(&o, "c3")), codes[0]);
     }
 
     #[test]

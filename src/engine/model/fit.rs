@@ -123,7 +123,9 @@ pub fn fit(positions: &[Position], opts: FitOptions, about: Vec<String>) -> Mode
     let mut m = Model::uniform();
     for (g, fitted) in gammas.iter().enumerate() {
         if g != PATTERN && g != DIAMOND {
-            m.gammas[g] = fitted.iter().map(|&x| x as f32).collect();
+            for (slot, &x) in m.gammas[g].iter_mut().zip(fitted) {
+                *slot = x as f32;
+            }
         }
     }
     m.other = gammas[PATTERN][0] as f32;

@@ -25,16 +25,28 @@ use features::{Features, DIAMOND, GROUPS, PATTERN, VALUES};
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
+/// Slots of each group's gammas: more than any group's [`VALUES`].
+const MAX_VALUES: usize = 8;
+const _: () = {
+    let mut k = 0;
+    while k < VALUES.len() {
+        assert!(VALUES[k] <= MAX_VALUES);
+        k += 1;
+    }
+};
+
 /// Smallest gamma a table may hold (a value never chosen still has a strength above zero).
 const MIN_GAMMA: f32 = 1e-6;
 
 /// Gammas of every feature value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
-    /// `gammas[g][v]` for every group but the two shapes'.
-    gammas: [Vec<f32>; 9],
+    /// `gammas[g][v]` for every group but the two shapes' (`v` below `VALUES[g]`; the slots
+    /// above hold 1). Fixed arrays rather than vectors: read for every legal move at every
+    /// expansion, a lookup is then one load with a bounds check against a constant.
+    gammas: [[f32; MAX_VALUES]; 9],
     /// Gamma of each canonical 3x3 code; codes without their own value hold `other`'s.
-    patterns: Box<[f32]>,
+    patterns: Box<[f32; 1 << 16]>,
     /// The codes that have a value of their own, in increasing order.
     known: Vec<u16>,
     /// Gamma of the codes without their own value.
@@ -57,8 +69,12 @@ impl Model {
     #[must_use]
     pub fn uniform() -> Model {
         Model {
-            gammas: VALUES.map(|n| vec![1.0; n]),
-            patterns: vec![1.0; 1 << 16].into_boxed_slice(),
+            gammas: [[1.0; MAX_VALUES]; 9],
+            // Through a vector: the array is never built on the stack (256 KB).
+            patterns: vec![1.0; 1 << 16]
+                .into_boxed_slice()
+                .try_into()
+                .expect("one gamma per 16-bit code"),
             known: Vec::new(),
             other: 1.0,
             diamonds: DiamondTable::new(&[]),
@@ -119,7 +135,7 @@ impl Model {
             let _ = writeln!(s, "# {line}");
         }
         for (k, name) in GROUPS.iter().enumerate().take(DIAMOND).skip(1) {
-            for (v, g) in self.gammas[k].iter().enumerate() {
+            for (v, g) in self.gammas[k][..VALUES[k]].iter().enumerate() {
                 let _ = writeln!(s, "{name}\t{v}\t{g:.6e}");
             }
         }
