@@ -44,8 +44,9 @@ pub struct Features {
 
 /// The twelve points within two steps of `i` as a 24-bit code, the mover's stones as 1, the
 /// opponent's as 2, off the board 3: bits 0-15 are the 3x3 ring (two bits a cell in
-/// `Geometry::ring` order, the [`PATTERN`] group's value before reduction), bits 16-23 the four points two steps away in the directions of
-/// the ring's cells 1, 3, 5 and 7 (south, east, north, west).
+/// `Geometry::ring` order: the [`PATTERN`] group's value before reduction), bits 16-23 the
+/// four points two steps away in the directions of the ring's cells 1, 3, 5 and 7 (south,
+/// east, north, west).
 #[must_use]
 pub fn diamond_code<const N: usize, const W: usize>(
     board: &Board<N, W>,

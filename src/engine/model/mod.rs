@@ -25,7 +25,7 @@ use features::{Features, DIAMOND, GROUPS, PATTERN, VALUES};
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-/// Slots of each group's gammas: more than any group's [`VALUES`].
+/// Slots of each group's gammas: at least any group's number of [`VALUES`].
 const MAX_VALUES: usize = 8;
 const _: () = {
     let mut k = 0;
