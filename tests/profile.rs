@@ -142,8 +142,10 @@ fn search_profile_plays_its_genmoves() {
         "9",
         "--preset",
         "light",
+        // About 0.6 s of search: at 3,000 a move the run took 0.1 s, a dozen samples, few
+        // enough for a fast host to see none.
         "--playouts",
-        "3000",
+        "20000",
         "--genmoves",
         "2",
         "--threads",
@@ -184,8 +186,9 @@ fn search_profile_starts_from_an_sgf_position() {
         "search",
         "--preset",
         "light",
+        // About 0.4 s of search (at 2,000 playouts the run took 0.04 s, two samples).
         "--playouts",
-        "2000",
+        "20000",
         "--sgf",
         path(&sgf),
         "-o",
@@ -347,12 +350,17 @@ fn search_profile_stops_when_the_game_ends() {
     let out = tengen(&[
         "profile",
         "search",
+        // Enough search for the sampler to see: 3x3 at 300 playouts a move (with the early
+        // stop) took 0.05 s in all, and a run on a fast host collected no sample, which
+        // `profile` rightly refuses. 4x4 at 5,000 a move takes about half a second of CPU
+        // (about 70 samples) and still ends in a dozen moves.
         "--size",
-        "3",
+        "4",
         "--preset",
         "light",
         "--playouts",
-        "300",
+        "5000",
+        "--no-early-stop",
         "--genmoves",
         "1000",
         "-o",
