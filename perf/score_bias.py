@@ -15,6 +15,11 @@ lead; the difference is the search's optimism there. Prints one row a position, 
 GNU Go's count is a classical engine's judgement, not the truth: read the figures as a
 comparison of tengen's searches (two `--tengen` lines, e.g. two playout policies), each
 against the same count.
+
+On tengen's own records the figures favour any search but the one that played the games: its
+moves were chosen where its own judgement errs in its favour, and another search's errors
+there are mostly others. `--side black` reads records of other players (Pachi's self-play in
+`data/records-19x19`, say), where no search has that edge, from Black's side.
 """
 import argparse
 import math
@@ -53,6 +58,8 @@ def main():
     ap.add_argument("records", nargs="+")
     ap.add_argument("--tengen", required=True, help="tengen's command line (gtp, not --quiet)")
     ap.add_argument("--gnugo", default="gnugo --mode gtp --level 10 --chinese-rules")
+    ap.add_argument("--side", choices=["tengen", "black"], default="tengen",
+                    help="whose lead: tengen's side of the record, or Black's")
     ap.add_argument("--moves", default="81,121,161,201",
                     help="move numbers: the positions before them (GTP loadsgf)")
     args = ap.parse_args()
@@ -85,7 +92,7 @@ def main():
 
     diffs = []
     for (r, m), (mover, lead), count in zip(positions, searched, counts):
-        side = tengen_colour(r)
+        side = tengen_colour(r) if args.side == "tengen" else 1
         ours = side * (lead if mover == "B" else -lead)
         theirs = side * count
         diffs.append(ours - theirs)
@@ -95,7 +102,8 @@ def main():
     se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else float("nan")
     mad = sum(abs(d) for d in diffs) / n
     rms = math.sqrt(sum(d * d for d in diffs) / n)
-    print(f"{n} positions: tengen's side's lead, its search minus GNU Go's count: mean {mean:+.1f} "
+    whose = "tengen's side's" if args.side == "tengen" else "Black's"
+    print(f"{n} positions: {whose} lead, its search minus GNU Go's count: mean {mean:+.1f} "
           f"(standard error {se:.1f}), mean absolute {mad:.1f}, root mean square {rms:.1f}")
 
 
