@@ -1,6 +1,8 @@
-//! The committed move models (`data/model-9x9.tsv`, `data/model-19x19.tsv`) are what `tengen
-//! model fit` makes from the committed records (`data/records-9x9/`, `data/records-19x19/`):
-//! refit each and compare, and see the check fail on a changed or missing table.
+//! The committed move models (`data/model-9x9.tsv`, `data/model-19x19.tsv`, and
+//! `data/model-19x19-lines.tsv`, the 9x9 table with its line gammas refitted on the 19x19
+//! records) are what `tengen model fit` makes from the committed records (`data/records-9x9/`,
+//! `data/records-19x19/`): refit each and compare, and see the check fail on a changed or
+//! missing table.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -9,6 +11,8 @@ const RECORDS: &str = "data/records-9x9";
 const TABLE: &str = "data/model-9x9.tsv";
 const RECORDS_19: &str = "data/records-19x19";
 const TABLE_19: &str = "data/model-19x19.tsv";
+/// The 9x9 table with the line gammas refitted on the 19x19 records.
+const TABLE_19_LINES: &str = "data/model-19x19-lines.tsv";
 
 /// Runs `tengen model ARGS...` in the crate's directory (where the records' paths hold).
 fn model<I: IntoIterator<Item = S>, S: AsRef<std::ffi::OsStr>>(args: I) -> Output {
@@ -47,6 +51,53 @@ fn the_committed_tables_are_what_the_records_make() {
         );
         assert!(String::from_utf8_lossy(&out.stdout).contains("up to date"));
     }
+    let out = model([
+        "fit",
+        "--records",
+        RECORDS_19,
+        "--size",
+        "19",
+        "--base",
+        TABLE,
+        "--free",
+        "line",
+        "--check",
+        TABLE_19_LINES,
+    ]);
+    assert!(
+        out.status.success(),
+        "{TABLE_19_LINES}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // With other free groups it is stale; a shape cannot be freed.
+    let out = model([
+        "fit",
+        "--records",
+        RECORDS_19,
+        "--size",
+        "19",
+        "--base",
+        TABLE,
+        "--free",
+        "line,last",
+        "--check",
+        TABLE_19_LINES,
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is stale"));
+    let out = model([
+        "fit",
+        "--records",
+        RECORDS_19,
+        "--size",
+        "19",
+        "--base",
+        TABLE,
+        "--free",
+        "pattern",
+        "--check",
+        TABLE_19_LINES,
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("only a tactical group"));
 }
 
 #[test]

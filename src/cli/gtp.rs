@@ -181,6 +181,11 @@ pub struct GtpArgs {
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "on",
           value_name = "on|off", value_parser = values::switch)]
     pub model_every_size: Option<bool>,
+    /// With --model-every-size: on 19x19 the lent 9x9 model takes the line gammas fitted on
+    /// 19x19 records (`data/model-19x19-lines.tsv`). [default: false, or the preset's]
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "on",
+          value_name = "on|off", value_parser = values::switch)]
+    pub model_own_lines: Option<bool>,
     /// Think on the opponent's time: after our move, search until the next command arrives.
     #[arg(long)]
     pub ponder: bool,
@@ -406,6 +411,7 @@ impl GtpArgs {
             prior_ladder: self.prior_ladder.unwrap_or(base.prior_ladder),
             model_prior: self.model_prior.unwrap_or(base.model_prior),
             model_every_size: self.model_every_size.unwrap_or(base.model_every_size),
+            model_own_lines: self.model_own_lines.unwrap_or(base.model_own_lines),
             amaf_plies: self.amaf_plies.unwrap_or(base.amaf_plies),
             amaf_early: self.amaf_early.unwrap_or(base.amaf_early),
             amaf_early_weight: self.amaf_early_weight.unwrap_or(base.amaf_early_weight),
@@ -521,6 +527,24 @@ mod tests {
 
     /// `--model-every-size` is on in the default preset, off in the others, and either way
     /// as the flag says when it is given.
+    #[test]
+    fn model_own_lines_is_off_unless_given() {
+        let own = |args: &[&str]| {
+            let mut argv = vec!["tengen gtp"];
+            argv.extend_from_slice(args);
+            GtpArgs::try_parse_from(argv)
+                .map(|a| a.settings().config.params.model_own_lines)
+                .map_err(|e| e.kind())
+        };
+        assert_eq!(own(&[]), Ok(false));
+        assert_eq!(own(&["--model-own-lines"]), Ok(true));
+        assert_eq!(own(&["--model-own-lines=off"]), Ok(false));
+        assert_eq!(
+            own(&["--model-own-lines=maybe"]),
+            Err(clap::error::ErrorKind::ValueValidation)
+        );
+    }
+
     #[test]
     fn model_every_size_is_the_presets_unless_given() {
         let every = |args: &[&str]| {

@@ -6,7 +6,8 @@
 use super::output::write_text;
 use crate::board::{with_size, Board, BoardSize, Color, Move, SizeTask};
 use crate::engine::model::features::features;
-use crate::engine::model::fit::{fit, prediction_rate, FitOptions, Position};
+use crate::engine::model::features::GROUPS;
+use crate::engine::model::fit::{fit, prediction_rate, refit, FitOptions, Position};
 use crate::engine::model::Model;
 use crate::game::{Game, VertexMove};
 use crate::sgf;
@@ -40,6 +41,13 @@ pub enum ModelAction {
         /// Board size of the records.
         #[arg(long, default_value = "9", value_parser = crate::values::board_size)]
         size: BoardSize,
+        /// Keep this table's gammas for every group but `--free`'s (its shapes and tactics),
+        /// and fit only those on the records.
+        #[arg(long, requires = "free")]
+        base: Option<PathBuf>,
+        /// With `--base`: the tactical groups to fit, comma-separated (e.g. `line`).
+        #[arg(long, requires = "base", value_delimiter = ',', value_parser = group)]
+        free: Vec<usize>,
     },
     /// Report how often the model's first choice (and its first three) is the played move, on
     /// the held-out games of the records.
@@ -62,14 +70,28 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
             out,
             check,
             size,
+            base,
+            free,
         } => {
+            let base_arg = base;
+            let base = base.as_deref().map(read_table).transpose()?;
             let (train, held) = load(records, *size)?;
             let games = train.len() + held.len();
             let fitted: Vec<Position> = train.into_iter().flatten().collect();
-            let about = vec![
-                format!(
-                    "tengen move model, {size}x{size}: gammas fitted by minorization-maximization"
+            let free_names: Vec<&str> = free.iter().map(|&g| GROUPS[g]).collect();
+            let free_names = free_names.join(",");
+            let (what, how) = match &base {
+                None => (
+                    "gammas fitted by minorization-maximization".to_string(),
+                    String::new(),
                 ),
+                Some(_) => (
+                    format!("the base table's gammas but {free_names}'s, refitted by minorization-maximization"),
+                    format!(" --base TABLE --free {free_names}"),
+                ),
+            };
+            let about = vec![
+                format!("tengen move model, {size}x{size}: {what}"),
                 format!(
                     "on {} positions of {} of the {games} records in {} (every fifth game held out)",
                     fitted.len(),
@@ -78,9 +100,13 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
                         .file_name()
                         .map_or_else(|| records.display().to_string(), |n| n.to_string_lossy().into_owned())
                 ),
-                format!("made by: tengen model fit --records DIR --size {size} --out FILE"),
+                format!("made by: tengen model fit --records DIR --size {size}{how} --out FILE"),
             ];
-            let model = fit(&fitted, FitOptions::default(), about);
+            let model = match &base {
+                None => fit(&fitted, FitOptions::default(), about),
+                Some(b) => refit(b, free, &fitted, FitOptions::default(), about)
+                    .map_err(anyhow::Error::msg)?,
+            };
             let text = model.to_text();
             let held: Vec<Position> = held.into_iter().flatten().collect();
             let (one, three) = prediction_rate(&model, &held);
@@ -95,8 +121,12 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
                 let old = std::fs::read_to_string(path)
                     .with_context(|| format!("cannot read {}", path.display()))?;
                 if old != text {
+                    let with_base = base_arg
+                        .as_ref()
+                        .map(|b| format!(" --base {} --free {free_names}", b.display()))
+                        .unwrap_or_default();
                     bail!(
-                        "{} is stale: refit it with `tengen model fit --records {} --size {size} --out {}`",
+                        "{} is stale: refit it with `tengen model fit --records {} --size {size}{with_base} --out {}`",
                         path.display(),
                         records.display(),
                         path.display()
@@ -115,11 +145,7 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
             size,
         } => {
             let m = match model {
-                Some(p) => Model::parse(
-                    &std::fs::read_to_string(p)
-                        .with_context(|| format!("cannot read {}", p.display()))?,
-                )
-                .map_err(anyhow::Error::msg)?,
+                Some(p) => read_table(p)?,
                 None => crate::engine::model::builtin(size.get())
                     .cloned()
                     .ok_or_else(|| anyhow::anyhow!("no built-in model for {size}x{size}"))?,
@@ -136,6 +162,23 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A table file, parsed.
+fn read_table(path: &Path) -> anyhow::Result<Model> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Model::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
+
+/// A feature group's name (`--free`), as its index.
+fn group(name: &str) -> Result<usize, String> {
+    GROUPS.iter().position(|g| *g == name).ok_or_else(|| {
+        format!(
+            "unknown feature group {name:?}; the groups are {}",
+            GROUPS.join(", ")
+        )
+    })
 }
 
 /// The positions of every record in `dir`, per game: (fitted games, held-out games).

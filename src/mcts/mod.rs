@@ -268,6 +268,8 @@ pub struct PriorWeights {
     pub model: u32,
     /// The 9x9 model on sizes without their own ([`Params::model_every_size`]).
     pub model_every_size: bool,
+    /// On 19x19, the lent table with 19x19 line gammas ([`Params::model_own_lines`]).
+    pub model_own_lines: bool,
     /// Games won by a third- or fourth-line move in an empty area on large boards
     /// ([`Params::prior_lines`]).
     pub lines: u32,

@@ -88,6 +88,9 @@ pub struct Params {
     /// UCT (Go): the 9x9 move model serves the sizes that have none of their own (its
     /// features do not depend on the size), instead of no model prior there.
     pub model_every_size: bool,
+    /// UCT (Go): on 19x19, the lent 9x9 model takes the line gammas fitted on 19x19 records
+    /// (`data/model-19x19-lines.tsv`; needs [`Params::model_every_size`]).
+    pub model_own_lines: bool,
     /// UCT (Go): games won, as prior knowledge, by a move on the third or fourth line in an
     /// empty area (no stone within three steps) on boards of 13x13 and larger, where the
     /// opening is played there (0: none). They go where [`Params::prior_into`] says.
@@ -199,6 +202,7 @@ impl Default for Params {
             prior_near: 0,
             model_prior: 0,
             model_every_size: false,
+            model_own_lines: false,
             prior_lines: 0,
             prior_ladder: 0,
             even_prior: 0,

@@ -94,32 +94,8 @@ pub fn fit(positions: &[Position], opts: FitOptions, about: Vec<String>) -> Mode
         sizes[g] = known[shape(g)].len() + 1;
     }
     let mut gammas: Vec<Vec<f64>> = sizes.iter().map(|&n| vec![1.0; n]).collect();
-    let mut wins: Vec<Vec<f64>> = sizes.iter().map(|&n| vec![0.0; n]).collect();
-    for (moves, played) in &dense {
-        for (g, &v) in moves[*played].iter().enumerate() {
-            wins[g][v] += 1.0;
-        }
-    }
-    for _ in 0..opts.passes {
-        for g in 0..GROUPS.len() {
-            let mut denom = vec![0.0f64; sizes[g]];
-            for (moves, _) in &dense {
-                let strength = |m: &[usize; GROUP_COUNT]| -> f64 {
-                    m.iter().enumerate().map(|(h, &v)| gammas[h][v]).product()
-                };
-                let total: f64 = moves.iter().map(strength).sum();
-                for m in moves {
-                    // The other groups' product: the strength without this group's gamma.
-                    denom[m[g]] += strength(m) / gammas[g][m[g]] / total;
-                }
-            }
-            for v in 0..sizes[g] {
-                let gm = gammas[g][v];
-                gammas[g][v] =
-                    ((wins[g][v] + 1.0) / (denom[v] + 2.0 / (gm + 1.0))).max(f64::from(MIN_GAMMA));
-            }
-        }
-    }
+    let all: Vec<usize> = (0..GROUP_COUNT).collect();
+    minorize(&dense, None, &all, &mut gammas, opts.passes);
     let mut m = Model::uniform();
     for (g, fitted) in gammas.iter().enumerate() {
         if g != PATTERN && g != DIAMOND {
@@ -143,6 +119,129 @@ pub fn fit(positions: &[Position], opts: FitOptions, about: Vec<String>) -> Mode
     m.about = about;
     // What the text holds is what a reader gets: round through it.
     Model::parse(&m.to_text()).unwrap_or(m)
+}
+
+/// Refits only the groups `free` on `positions`, every other group's gammas held at `base`'s:
+/// a table that keeps what `base` learned where its records know more (the shapes, the
+/// tactics) and learns the rest from these records (the lines of a larger board, say).
+/// `about` becomes the table's header.
+///
+/// # Errors
+/// A free group that is a shape (the pattern or the diamond: their codes are the base's).
+pub fn refit(
+    base: &Model,
+    free: &[usize],
+    positions: &[Position],
+    opts: FitOptions,
+    about: Vec<String>,
+) -> Result<Model, String> {
+    if let Some(&g) = free
+        .iter()
+        .find(|&&g| g == PATTERN || g == DIAMOND || g >= GROUP_COUNT)
+    {
+        return Err(format!(
+            "{}: only a tactical group can be refitted over a base table",
+            GROUPS.get(g).unwrap_or(&"?")
+        ));
+    }
+    // The held groups' product for every move, and each move's values as they are (the free
+    // groups have small values, which index their gammas directly).
+    let dense: Vec<(Vec<[usize; GROUP_COUNT]>, usize)> = positions
+        .iter()
+        .map(|p| {
+            (
+                p.moves
+                    .iter()
+                    .map(|f| f.values.map(|v| v as usize))
+                    .collect(),
+                p.played,
+            )
+        })
+        .collect();
+    let held: Vec<Vec<f64>> = positions
+        .iter()
+        .map(|p| {
+            p.moves
+                .iter()
+                .map(|f| {
+                    (0..GROUP_COUNT)
+                        .filter(|g| !free.contains(g))
+                        .map(|g| f64::from(base.group_gamma(g, f)))
+                        .product()
+                })
+                .collect()
+        })
+        .collect();
+    // Every group is one value wide but the free ones, which start from the base's gammas.
+    let mut gammas: Vec<Vec<f64>> = (0..GROUP_COUNT)
+        .map(|g| {
+            if free.contains(&g) {
+                base.gammas[g][..VALUES[g]]
+                    .iter()
+                    .map(|&x| f64::from(x))
+                    .collect()
+            } else {
+                vec![1.0]
+            }
+        })
+        .collect();
+    let mut narrowed = dense;
+    for (moves, _) in &mut narrowed {
+        for m in moves.iter_mut() {
+            for (g, v) in m.iter_mut().enumerate() {
+                if !free.contains(&g) {
+                    *v = 0;
+                }
+            }
+        }
+    }
+    minorize(&narrowed, Some(&held), free, &mut gammas, opts.passes);
+    let mut m = base.clone();
+    for &g in free {
+        for (slot, &x) in m.gammas[g].iter_mut().zip(&gammas[g]) {
+            *slot = x as f32;
+        }
+    }
+    m.about = about;
+    Ok(Model::parse(&m.to_text()).unwrap_or(m))
+}
+
+/// Minorization-maximization passes over the groups `free` (see the module's formula):
+/// `dense` holds every move's value index in each group, `held` (if any) a factor of each
+/// move's strength that no pass changes, `gammas[g][v]` the gammas, updated in place.
+fn minorize(
+    dense: &[(Vec<[usize; GROUP_COUNT]>, usize)],
+    held: Option<&[Vec<f64>]>,
+    free: &[usize],
+    gammas: &mut [Vec<f64>],
+    passes: usize,
+) {
+    let mut wins: Vec<Vec<f64>> = gammas.iter().map(|g| vec![0.0; g.len()]).collect();
+    for (moves, played) in dense {
+        for (g, &v) in moves[*played].iter().enumerate() {
+            wins[g][v] += 1.0;
+        }
+    }
+    for _ in 0..passes {
+        for &g in free {
+            let mut denom = vec![0.0f64; gammas[g].len()];
+            for (k, (moves, _)) in dense.iter().enumerate() {
+                let strength = |j: usize, m: &[usize; GROUP_COUNT]| -> f64 {
+                    let own: f64 = m.iter().enumerate().map(|(h, &v)| gammas[h][v]).product();
+                    held.map_or(own, |h| own * h[k][j])
+                };
+                let total: f64 = moves.iter().enumerate().map(|(j, m)| strength(j, m)).sum();
+                for (j, m) in moves.iter().enumerate() {
+                    // The other groups' product: the strength without this group's gamma.
+                    denom[m[g]] += strength(j, m) / gammas[g][m[g]] / total;
+                }
+            }
+            for (v, gm) in gammas[g].iter_mut().enumerate() {
+                *gm =
+                    ((wins[g][v] + 1.0) / (denom[v] + 2.0 / (*gm + 1.0))).max(f64::from(MIN_GAMMA));
+            }
+        }
+    }
 }
 
 /// How often the played move is the model's first choice, and among its first three (ties
@@ -174,6 +273,39 @@ mod tests {
     fn mv(capture: u32, line: u32) -> Features {
         Features {
             values: [0, capture, 0, 0, 0, 0, 0, line, 0],
+        }
+    }
+
+    #[test]
+    fn a_refit_fits_the_free_group_and_keeps_the_others() {
+        // The base knows captures; these records play the third line (value 2) every time.
+        let pos: Vec<Position> = (0..200)
+            .map(|k| Position {
+                moves: vec![mv(0, 0), mv(k % 2, 1), mv(0, 2), mv(0, 4)],
+                played: 2,
+            })
+            .collect();
+        let mut base = Model::uniform();
+        base.gammas[1] = [1.0, 3.0, 2.0, 1.0, 1.0, 1.0, 1.0, 1.0];
+        let line = 7;
+        let m = refit(
+            &base,
+            &[line],
+            &pos,
+            FitOptions::default(),
+            vec!["t".into()],
+        )
+        .unwrap();
+        assert_eq!(m.gammas[1], base.gammas[1], "a held group is the base's");
+        assert!(
+            m.gammas[line][2] > 20.0 * m.gammas[line][1],
+            "{:?}",
+            m.gammas[line]
+        );
+        assert_eq!(prediction_rate(&m, &pos), (1.0, 1.0));
+        // Shapes keep the base's codes: they cannot be refitted.
+        for shape in [PATTERN, DIAMOND] {
+            assert!(refit(&base, &[shape], &pos, FitOptions::default(), vec![]).is_err());
         }
     }
 

@@ -125,6 +125,22 @@ impl Model {
             .unwrap_or(self.other_diamond)
     }
 
+    /// The gamma of group `g`'s value in `f` alone (1 for a group past the last).
+    #[must_use]
+    pub fn group_gamma(&self, g: usize, f: &Features) -> f32 {
+        let v = f.values.get(g).copied().unwrap_or(0);
+        match g {
+            PATTERN => self.patterns.get(v as usize).copied().unwrap_or(self.other),
+            DIAMOND => self.diamonds.get(v).unwrap_or(self.other_diamond),
+            _ => self
+                .gammas
+                .get(g)
+                .and_then(|row| row.get(v as usize))
+                .copied()
+                .unwrap_or(1.0),
+        }
+    }
+
     /// The table as text: one `group<TAB>value<TAB>gamma` line a value (the pattern's values
     /// as four hex digits, the diamond's as six, each shape's group with an `other` line),
     /// after `# ` header lines.
@@ -309,6 +325,24 @@ impl DiamondTable {
 /// The committed table of 9x9, as text.
 pub const TABLE_9X9: &str = include_str!("../../../data/model-9x9.tsv");
 
+/// The 9x9 table with the line gammas fitted on 19x19 records (`tengen model fit --base
+/// data/model-9x9.tsv --free line`), as text.
+pub const TABLE_19X19_LINES: &str = include_str!("../../../data/model-19x19-lines.tsv");
+
+/// The table lent to boards of side `n` in place of the 9x9 one, if there is one (19x19:
+/// [`TABLE_19X19_LINES`], read under [`crate::mcts::Params::model_own_lines`]), parsed on
+/// first use.
+#[must_use]
+pub fn lent(n: usize) -> Option<&'static Model> {
+    static NINETEEN: OnceLock<Option<Model>> = OnceLock::new();
+    if n != 19 {
+        return None;
+    }
+    NINETEEN
+        .get_or_init(|| Model::parse(TABLE_19X19_LINES).ok())
+        .as_ref()
+}
+
 /// The built-in model of boards of side `n`, if there is one (9x9 only), parsed on first use.
 #[must_use]
 pub fn builtin(n: usize) -> Option<&'static Model> {
@@ -341,6 +375,24 @@ mod tests {
         let m = Model::parse(TABLE_9X9).expect("data/model-9x9.tsv");
         assert!(builtin(9).is_some() && builtin(19).is_none());
         assert_eq!(Model::parse(&m.to_text()).unwrap(), m);
+    }
+
+    #[test]
+    fn the_lent_19x19_table_is_the_9x9_table_with_its_own_lines() {
+        let (nine, lent19) = (
+            builtin(9).unwrap(),
+            lent(19).expect("data/model-19x19-lines.tsv"),
+        );
+        assert!(lent(9).is_none() && lent(13).is_none());
+        let line = GROUPS.iter().position(|g| *g == "line").unwrap();
+        for (g, (a, b)) in nine.gammas.iter().zip(&lent19.gammas).enumerate() {
+            if g == line {
+                assert_ne!(a, b);
+            } else {
+                assert_eq!(a, b, "group {}", GROUPS[g]);
+            }
+        }
+        assert!(nine.patterns == lent19.patterns && nine.known_diamonds == lent19.known_diamonds);
     }
 
     #[test]

@@ -213,6 +213,7 @@ pub(super) fn expand<G: SearchGame>(
             near_last: params.prior_near,
             model: params.model_prior,
             model_every_size: params.model_every_size,
+            model_own_lines: params.model_own_lines,
             lines: params.prior_lines,
             ladder: params.prior_ladder,
         };
