@@ -51,52 +51,32 @@ fn the_committed_tables_are_what_the_records_make() {
         );
         assert!(String::from_utf8_lossy(&out.stdout).contains("up to date"));
     }
-    let out = model([
-        "fit",
-        "--records",
-        RECORDS_19,
-        "--size",
-        "19",
-        "--base",
-        TABLE,
-        "--free",
-        "line",
-        "--check",
-        TABLE_19_LINES,
-    ]);
+    // The lent 19x19 table: the 9x9 table with the line gammas refitted on the 19x19 records.
+    let over_base = |free: &str| {
+        model([
+            "fit",
+            "--records",
+            RECORDS_19,
+            "--size",
+            "19",
+            "--base",
+            TABLE,
+            "--free",
+            free,
+            "--check",
+            TABLE_19_LINES,
+        ])
+    };
+    let out = over_base("line");
     assert!(
         out.status.success(),
         "{TABLE_19_LINES}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     // With other free groups it is stale; a shape cannot be freed.
-    let out = model([
-        "fit",
-        "--records",
-        RECORDS_19,
-        "--size",
-        "19",
-        "--base",
-        TABLE,
-        "--free",
-        "line,last",
-        "--check",
-        TABLE_19_LINES,
-    ]);
+    let out = over_base("line,last");
     assert!(String::from_utf8_lossy(&out.stderr).contains("is stale"));
-    let out = model([
-        "fit",
-        "--records",
-        RECORDS_19,
-        "--size",
-        "19",
-        "--base",
-        TABLE,
-        "--free",
-        "pattern",
-        "--check",
-        TABLE_19_LINES,
-    ]);
+    let out = over_base("pattern");
     assert!(String::from_utf8_lossy(&out.stderr).contains("only a tactical group"));
 }
 
