@@ -404,14 +404,13 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         let model = (weights.model > 0)
             .then(|| {
                 let nine = || {
-                    let lent = if weights.model_own_lines {
-                        crate::engine::model::lent(side::<N, W>())
-                    } else {
-                        None
-                    };
-                    weights
-                        .model_every_size
-                        .then(|| lent.or_else(|| crate::engine::model::builtin(9)))
+                    weights.model_every_size.then(|| {
+                        weights
+                            .model_own_lines
+                            .then(|| crate::engine::model::lent(side::<N, W>()))
+                            .flatten()
+                            .or_else(|| crate::engine::model::builtin(9))
+                    })
                 };
                 crate::engine::model::builtin(side::<N, W>()).or_else(|| nine().flatten())
             })

@@ -144,19 +144,21 @@ pub fn refit(
             GROUPS.get(g).unwrap_or(&"?")
         ));
     }
-    // The held groups' product for every move, and each move's values as they are (the free
-    // groups have small values, which index their gammas directly).
+    // Each move's value index in every group: its own value in a free group (small values,
+    // which index their gammas directly), 0 in a held one (one gamma of 1, the held groups'
+    // product being a fixed factor below).
+    let index = |f: &Features| -> [usize; GROUP_COUNT] {
+        std::array::from_fn(|g| {
+            if free.contains(&g) {
+                f.values[g] as usize
+            } else {
+                0
+            }
+        })
+    };
     let dense: Vec<(Vec<[usize; GROUP_COUNT]>, usize)> = positions
         .iter()
-        .map(|p| {
-            (
-                p.moves
-                    .iter()
-                    .map(|f| f.values.map(|v| v as usize))
-                    .collect(),
-                p.played,
-            )
-        })
+        .map(|p| (p.moves.iter().map(index).collect(), p.played))
         .collect();
     let held: Vec<Vec<f64>> = positions
         .iter()
@@ -185,17 +187,7 @@ pub fn refit(
             }
         })
         .collect();
-    let mut narrowed = dense;
-    for (moves, _) in &mut narrowed {
-        for m in moves.iter_mut() {
-            for (g, v) in m.iter_mut().enumerate() {
-                if !free.contains(&g) {
-                    *v = 0;
-                }
-            }
-        }
-    }
-    minorize(&narrowed, Some(&held), free, &mut gammas, opts.passes);
+    minorize(&dense, Some(&held), free, &mut gammas, opts.passes);
     let mut m = base.clone();
     for &g in free {
         for (slot, &x) in m.gammas[g].iter_mut().zip(&gammas[g]) {
