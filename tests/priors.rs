@@ -317,6 +317,96 @@ fn third_and_fourth_lines_in_empty_areas_are_favoured_on_large_boards() {
     }
 }
 
+/// The opening's corners on the large boards: on an empty 19x19 board exactly the 3-3, 3-4,
+/// 4-4, 3-5 and 4-5 points of the four corners (32 points) win `corners` games; a stone
+/// anywhere in a corner's six-by-six square takes that corner's points away and leaves the
+/// others; 13x13 has them too, 9x9 none.
+#[test]
+fn the_points_of_empty_corners_are_favoured_on_large_boards() {
+    use tengen::board::Board;
+    let corners = PriorWeights {
+        corners: 7,
+        ..PriorWeights::default()
+    };
+    let won7 = Stats {
+        visits: 7,
+        wins: 14,
+    };
+    // Whether (x, y) is a corner point: on lines (from 0) 2 or 3 one way and 2 to 4 the other.
+    let corner_point = |n: usize, x: usize, y: usize| {
+        let (lx, ly) = (x.min(n - 1 - x), y.min(n - 1 - y));
+        let (lo, hi) = (lx.min(ly), lx.max(ly));
+        (2..=3).contains(&lo) && (2..=4).contains(&hi)
+    };
+    let mut b = Board::<19, 6>::new();
+    let s = GoState::new(&b, Color::Black, 0, 7.5);
+    let all: Vec<Point> = Board::<19, 6>::points().collect();
+    let actions: Vec<Action> = all.iter().map(|&p| GoState::<19, 6>::action(p)).collect();
+    let mut out = Vec::new();
+    s.priors(&actions, corners, &mut out);
+    let mut favoured = 0;
+    for (p, st) in all.iter().zip(&out) {
+        let (x, y) = (p.index() % 20, p.index() / 20);
+        let want = if corner_point(19, x, y) {
+            favoured += 1;
+            won7
+        } else {
+            Stats::default()
+        };
+        assert_eq!(*st, want, "({x}, {y})");
+    }
+    assert_eq!(favoured, 32);
+    // A White stone at (5, 5), the far point of the lower-left square: that corner is no
+    // longer empty; the others are.
+    b.play(
+        Color::White,
+        tengen::board::Move::Play(Board::<19, 6>::point(5, 5).unwrap()),
+    )
+    .unwrap();
+    let s = GoState::new(&b, Color::Black, 0, 7.5);
+    let at = |x: usize, y: usize| {
+        let p = Board::<19, 6>::point(x, y).unwrap();
+        let mut out = Vec::new();
+        s.priors(&[GoState::<19, 6>::action(p)], corners, &mut out);
+        out[0]
+    };
+    assert_eq!(at(2, 2), Stats::default());
+    assert_eq!(at(3, 4), Stats::default());
+    assert_eq!(at(15, 3), won7);
+    assert_eq!(at(2, 16), won7);
+    assert_eq!(at(16, 15), won7);
+    // Just outside the square (6, 6) keeps the corner empty.
+    let mut b = Board::<19, 6>::new();
+    b.play(
+        Color::White,
+        tengen::board::Move::Play(Board::<19, 6>::point(6, 6).unwrap()),
+    )
+    .unwrap();
+    let s = GoState::new(&b, Color::Black, 0, 7.5);
+    let mut out = Vec::new();
+    let p = Board::<19, 6>::point(3, 3).unwrap();
+    s.priors(&[GoState::<19, 6>::action(p)], corners, &mut out);
+    assert_eq!(out[0], won7);
+    // 13x13: the same points; 9x9: none.
+    let b13 = Board::<13, 3>::new();
+    let s13 = GoState::new(&b13, Color::White, 0, 7.5);
+    for (x, y, want) in [
+        (3, 3, won7),
+        (9, 10, won7),
+        (6, 6, Stats::default()),
+        (3, 5, Stats::default()),
+    ] {
+        let p = Board::<13, 3>::point(x, y).unwrap();
+        let mut out = Vec::new();
+        s13.priors(&[GoState::<13, 3>::action(p)], corners, &mut out);
+        assert_eq!(out[0], want, "13x13 ({x}, {y})");
+    }
+    let s9 = position();
+    for v in ["c3", "c4", "d4", "g7"] {
+        assert_eq!(prior_with(&s9, v, corners), Stats::default(), "{v}");
+    }
+}
+
 /// Ladders (`--prior-ladder`): White's e5 is in atari in a working ladder (Black's d5, e4, f4
 /// and e6 chase it to the top right), so its extension at f5 loses the ladder's games and no
 /// model games; with a White stone on the ladder's path (g7) the same extension is a real

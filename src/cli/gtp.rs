@@ -164,6 +164,11 @@ pub struct GtpArgs {
     /// --prior-into says. [default: 0, or the preset's]
     #[arg(long, value_parser = prior_games, allow_negative_numbers = true)]
     pub prior_lines: Option<u32>,
+    /// Games won, as prior knowledge, by the 3-3, 3-4, 4-4, 3-5 and 4-5 points of an empty
+    /// corner (no stone in its six-by-six square) on boards of 13x13 and larger; 0 for none.
+    /// They go where --prior-into says. [default: 0, or the preset's]
+    #[arg(long, value_parser = prior_games, allow_negative_numbers = true)]
+    pub prior_corners: Option<u32>,
     /// Ladders read at every new node: an escape from atari that a ladder catches gets this
     /// many games lost (and none from the move model), an atari that catches a string in a
     /// ladder this many won; 0 for none. They go where --prior-into says. [default: 0, or the
@@ -408,6 +413,7 @@ impl GtpArgs {
             even_prior: self.even_prior.unwrap_or(base.even_prior),
             prior_near: self.prior_near.unwrap_or(base.prior_near),
             prior_lines: self.prior_lines.unwrap_or(base.prior_lines),
+            prior_corners: self.prior_corners.unwrap_or(base.prior_corners),
             prior_ladder: self.prior_ladder.unwrap_or(base.prior_ladder),
             model_prior: self.model_prior.unwrap_or(base.model_prior),
             model_every_size: self.model_every_size.unwrap_or(base.model_every_size),

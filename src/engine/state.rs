@@ -355,6 +355,8 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
     /// * at most two steps (Manhattan) from the previous move: `weights.near_last` games won;
     /// * on boards of 13x13 and larger, on the third or fourth line in an empty area:
     ///   `weights.lines` games won (the opening's lines);
+    /// * on boards of 13x13 and larger, on a corner point of an empty corner (see
+    ///   [`open_corners`]): `weights.corners` games won (the opening's corners first);
     /// * an escape from atari that a ladder catches ([`crate::board::ladder::escape_caught`]):
     ///   `weights.ladder` games lost, and none from the move model or for saving a string;
     ///   an atari whose ladder works ([`crate::board::ladder::atari_catches`]):
@@ -383,6 +385,11 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             let edge3 = Geometry::<N, W>::neighbours(outer) - outer;
             let edge4 = Geometry::<N, W>::neighbours(outer | edge3) - (outer | edge3);
             (edge3 | edge4) - near
+        } else {
+            Bitboard::EMPTY
+        };
+        let open_corners = if weights.corners > 0 {
+            open_corners(b)
         } else {
             Bitboard::EMPTY
         };
@@ -455,6 +462,9 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             }
             if open_lines.contains(i) {
                 won(&mut s, weights.lines);
+            }
+            if open_corners.contains(i) {
+                won(&mut s, weights.corners);
             }
             let (escape_caught, atari_catches) = if weights.ladder > 0 {
                 ladder_signs(b, c, i)
@@ -547,6 +557,47 @@ fn ladder_signs<const N: usize, const W: usize>(
         own_in_atari && crate::board::ladder::escape_caught(b, c, p),
         opp_two && crate::board::ladder::atari_catches(b, c, p),
     )
+}
+
+/// The opening's corner points: the 3-3, 3-4, 4-4, 3-5 and 4-5 points (counted in lines from
+/// both edges, both ways round) of every corner whose six-by-six square holds no stone, on
+/// boards of 13x13 and larger (none on the others): there the four squares are apart, and an
+/// empty corner is worth more than a side or the centre in the opening, which random
+/// playouts do not see.
+pub(crate) fn open_corners<const N: usize, const W: usize>(b: &Board<N, W>) -> Bitboard<W> {
+    let n = side::<N, W>();
+    if n < 13 {
+        return Bitboard::EMPTY;
+    }
+    let stones = b.stones(Color::Black) | b.stones(Color::White);
+    // Lines from the edge, 0 for the first, and the points of a corner in those lines.
+    const SQUARE: usize = 6;
+    const POINTS: [(usize, usize); 8] = [
+        (2, 2),
+        (2, 3),
+        (3, 2),
+        (3, 3),
+        (2, 4),
+        (4, 2),
+        (3, 4),
+        (4, 3),
+    ];
+    let mut out = Bitboard::EMPTY;
+    for (fx, fy) in [(false, false), (true, false), (false, true), (true, true)] {
+        // Board coordinates of the corner's point `l` lines in from each of its edges.
+        let at = |lx: usize, ly: usize| {
+            let x = if fx { n - 1 - lx } else { lx };
+            let y = if fy { n - 1 - ly } else { ly };
+            Geometry::<N, W>::index(x, y)
+        };
+        let empty = (0..SQUARE).all(|ly| (0..SQUARE).all(|lx| !stones.contains(at(lx, ly))));
+        if empty {
+            for &(lx, ly) in &POINTS {
+                out.insert(at(lx, ly));
+            }
+        }
+    }
+    out
 }
 
 /// The light rollout's one entry: out of line, one copy per board size and random generator,

@@ -273,6 +273,9 @@ pub struct PriorWeights {
     /// Games won by a third- or fourth-line move in an empty area on large boards
     /// ([`Params::prior_lines`]).
     pub lines: u32,
+    /// Games won by a corner point of an empty corner on large boards
+    /// ([`Params::prior_corners`]).
+    pub corners: u32,
     /// Games lost by an escape a ladder catches, won by an atari whose ladder works
     /// ([`Params::prior_ladder`]).
     pub ladder: u32,

@@ -95,6 +95,11 @@ pub struct Params {
     /// empty area (no stone within three steps) on boards of 13x13 and larger, where the
     /// opening is played there (0: none). They go where [`Params::prior_into`] says.
     pub prior_lines: u32,
+    /// UCT (Go): games won, as prior knowledge, by the 3-3, 3-4, 4-4, 3-5 and 4-5 points of
+    /// an empty corner (no stone in its six-by-six square) on boards of 13x13 and larger,
+    /// where an empty corner is the biggest point of the opening (0: none). They go where
+    /// [`Params::prior_into`] says.
+    pub prior_corners: u32,
     /// UCT (Go): ladders read at every new node: an escape from atari that a ladder catches
     /// gets this many games lost (and no games from the move model), an atari that catches
     /// a string in a ladder this many won (0: none, no reading). They go where
@@ -204,6 +209,7 @@ impl Default for Params {
             model_every_size: false,
             model_own_lines: false,
             prior_lines: 0,
+            prior_corners: 0,
             prior_ladder: 0,
             even_prior: 0,
             amaf_plies: u32::MAX,

@@ -206,6 +206,7 @@ pub(super) fn expand<G: SearchGame>(
         || params.prior_near > 0
         || params.model_prior > 0
         || params.prior_lines > 0
+        || params.prior_corners > 0
         || params.prior_ladder > 0
     {
         let weights = PriorWeights {
@@ -215,6 +216,7 @@ pub(super) fn expand<G: SearchGame>(
             model_every_size: params.model_every_size,
             model_own_lines: params.model_own_lines,
             lines: params.prior_lines,
+            corners: params.prior_corners,
             ladder: params.prior_ladder,
         };
         state.priors(actions, weights, priors);
