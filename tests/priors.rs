@@ -53,6 +53,19 @@ fn prior_with(s: &GoState<9, 2>, v: &str, w: PriorWeights) -> Stats {
     out[0]
 }
 
+/// The prior of the move at `(x, y)` (0-based board coordinates) in `s` under `w`.
+fn prior_at<const N: usize, const W: usize>(
+    s: &GoState<N, W>,
+    x: usize,
+    y: usize,
+    w: PriorWeights,
+) -> Stats {
+    let p = tengen::board::Board::<N, W>::point(x, y).unwrap();
+    let mut out = Vec::new();
+    s.priors(&[GoState::<N, W>::action(p)], w, &mut out);
+    out[0]
+}
+
 #[test]
 fn go_knowledge_signs() {
     let s = position();
@@ -300,12 +313,7 @@ fn third_and_fourth_lines_in_empty_areas_are_favoured_on_large_boards() {
     b.play(Color::White, tengen::board::Move::Play(stone))
         .unwrap();
     let s = GoState::new(&b, Color::Black, 0, 7.5);
-    let at = |x: usize, y: usize| {
-        let p = Board::<19, 6>::point(x, y).unwrap();
-        let mut out = Vec::new();
-        s.priors(&[GoState::<19, 6>::action(p)], lines, &mut out);
-        out[0]
-    };
+    let at = |x, y| prior_at(&s, x, y, lines);
     assert_eq!(at(3, 6), Stats::default());
     assert_eq!(at(2, 5), Stats::default());
     assert_eq!(at(3, 7), won9);
@@ -364,12 +372,7 @@ fn the_points_of_empty_corners_are_favoured_on_large_boards() {
     )
     .unwrap();
     let s = GoState::new(&b, Color::Black, 0, 7.5);
-    let at = |x: usize, y: usize| {
-        let p = Board::<19, 6>::point(x, y).unwrap();
-        let mut out = Vec::new();
-        s.priors(&[GoState::<19, 6>::action(p)], corners, &mut out);
-        out[0]
-    };
+    let at = |x, y| prior_at(&s, x, y, corners);
     assert_eq!(at(2, 2), Stats::default());
     assert_eq!(at(3, 4), Stats::default());
     assert_eq!(at(15, 3), won7);
@@ -383,10 +386,7 @@ fn the_points_of_empty_corners_are_favoured_on_large_boards() {
     )
     .unwrap();
     let s = GoState::new(&b, Color::Black, 0, 7.5);
-    let mut out = Vec::new();
-    let p = Board::<19, 6>::point(3, 3).unwrap();
-    s.priors(&[GoState::<19, 6>::action(p)], corners, &mut out);
-    assert_eq!(out[0], won7);
+    assert_eq!(prior_at(&s, 3, 3, corners), won7);
     // 13x13: the same points; 9x9: none.
     let b13 = Board::<13, 3>::new();
     let s13 = GoState::new(&b13, Color::White, 0, 7.5);
@@ -396,10 +396,7 @@ fn the_points_of_empty_corners_are_favoured_on_large_boards() {
         (6, 6, Stats::default()),
         (3, 5, Stats::default()),
     ] {
-        let p = Board::<13, 3>::point(x, y).unwrap();
-        let mut out = Vec::new();
-        s13.priors(&[GoState::<13, 3>::action(p)], corners, &mut out);
-        assert_eq!(out[0], want, "13x13 ({x}, {y})");
+        assert_eq!(prior_at(&s13, x, y, corners), want, "13x13 ({x}, {y})");
     }
     let s9 = position();
     for v in ["c3", "c4", "d4", "g7"] {
