@@ -2,7 +2,7 @@
 
 use super::PolicyArgs;
 use crate::board::BoardSize;
-use crate::engine::player::EngineConfig;
+use crate::engine::player::{DynamicKomi, EngineConfig};
 use crate::engine::{Algorithm, Backup, FlatOutcome, Limits, Params, PriorInto};
 use crate::gtp::{self, Settings};
 use crate::values::{self, BadValue};
@@ -34,7 +34,7 @@ pub struct GtpArgs {
     /// Dynamic komi (on/off): while its win rate is at least 85 %, the engine searches with a
     /// point more komi against itself each move (a point back below 80 %, all below 50 %), so
     /// that a won game keeps a margin; genmove's report is under that komi, analysis commands
-    /// keep the game's [default: off, or the preset's].
+    /// keep the game's [default: the preset's: on 19x19 with the default preset, else off].
     #[arg(long, value_name = "on|off", value_parser = crate::values::switch)]
     pub dynamic_komi: Option<bool>,
     /// Plain UCT without RAVE.
@@ -187,7 +187,8 @@ pub struct GtpArgs {
           value_name = "on|off", value_parser = values::switch)]
     pub model_every_size: Option<bool>,
     /// With --model-every-size: on 19x19 the lent 9x9 model takes the line gammas fitted on
-    /// 19x19 records (`data/model-19x19-lines.tsv`). [default: false, or the preset's]
+    /// 19x19 records (`data/model-19x19-lines.tsv`); `--model-own-lines=off` turns it off.
+    /// [default: false, or the preset's]
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "on",
           value_name = "on|off", value_parser = values::switch)]
     pub model_own_lines: Option<bool>,
@@ -428,7 +429,9 @@ impl GtpArgs {
             config: EngineConfig {
                 params,
                 resign_below: self.resign,
-                dynamic_komi: self.dynamic_komi.unwrap_or(config.dynamic_komi),
+                dynamic_komi: self
+                    .dynamic_komi
+                    .map_or(config.dynamic_komi, DynamicKomi::from),
                 estimate_playouts: self.estimate_playouts,
                 ..config
             },
@@ -531,10 +534,10 @@ mod tests {
         assert_eq!(after(&["--expand-after", "5"]), 5);
     }
 
-    /// `--model-every-size` is on in the default preset, off in the others, and either way
-    /// as the flag says when it is given.
+    /// `--model-own-lines` is on in the default preset, off in the others, and either way as
+    /// the flag says when it is given.
     #[test]
-    fn model_own_lines_is_off_unless_given() {
+    fn model_own_lines_is_the_presets_unless_given() {
         let own = |args: &[&str]| {
             let mut argv = vec!["tengen gtp"];
             argv.extend_from_slice(args);
@@ -542,11 +545,33 @@ mod tests {
                 .map(|a| a.settings().config.params.model_own_lines)
                 .map_err(|e| e.kind())
         };
-        assert_eq!(own(&[]), Ok(false));
-        assert_eq!(own(&["--model-own-lines"]), Ok(true));
+        assert_eq!(own(&[]), Ok(true));
+        assert_eq!(own(&["--preset", "light"]), Ok(false));
         assert_eq!(own(&["--model-own-lines=off"]), Ok(false));
+        assert_eq!(own(&["--preset", "light", "--model-own-lines"]), Ok(true));
         assert_eq!(
             own(&["--model-own-lines=maybe"]),
+            Err(clap::error::ErrorKind::ValueValidation)
+        );
+    }
+
+    /// Dynamic komi is the default preset's 19x19-only setting, off in the others, and on every
+    /// size or off as `--dynamic-komi` says when it is given.
+    #[test]
+    fn dynamic_komi_is_the_presets_unless_given() {
+        let dynamic = |args: &[&str]| {
+            let mut argv = vec!["tengen gtp"];
+            argv.extend_from_slice(args);
+            GtpArgs::try_parse_from(argv)
+                .map(|a| a.settings().config.dynamic_komi)
+                .map_err(|e| e.kind())
+        };
+        assert_eq!(dynamic(&[]), Ok(DynamicKomi::Nineteen));
+        assert_eq!(dynamic(&["--preset", "light"]), Ok(DynamicKomi::Off));
+        assert_eq!(dynamic(&["--dynamic-komi", "on"]), Ok(DynamicKomi::On));
+        assert_eq!(dynamic(&["--dynamic-komi", "off"]), Ok(DynamicKomi::Off));
+        assert_eq!(
+            dynamic(&["--dynamic-komi", "maybe"]),
             Err(clap::error::ErrorKind::ValueValidation)
         );
     }

@@ -4,7 +4,7 @@
 //! A preset sets the playout policy and the search parameters it names; flags given with it
 //! override its policy switches and its search parameters (see `cli`).
 
-use crate::engine::player::EngineConfig;
+use crate::engine::player::{DynamicKomi, EngineConfig};
 use crate::mcts::{Algorithm, Backup, PriorInto};
 use crate::playout::{EyeRule, Lgr, Policy};
 use clap::ValueEnum;
@@ -130,6 +130,11 @@ impl Preset {
                 // move, and 58 of 100 (58 % [48 %, 67 %]) of 9x9 at 10k (perf/strength.md);
                 // 1.06x the CPU of a 19x19 genmove in the middle game at 20k.
                 p.prior_ladder = 20;
+                // On 19x19: the lent table with its line gammas refitted on 19x19 records, and
+                // dynamic komi. Together under test against GNU Go level 10 at 20k playouts a
+                // move, where the default without them won 18 of 48 (perf/strength.md).
+                p.model_own_lines = true;
+                cfg.dynamic_komi = DynamicKomi::Nineteen;
             }
             Preset::Orego | Preset::OregoLgr => {}
             Preset::GoloisBase | Preset::GoloisEye | Preset::Golois => {

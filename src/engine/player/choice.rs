@@ -86,13 +86,14 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         }
         // After the opponent's pass the game may end with ours: search it under the game's
         // komi.
-        let extra = if self.cfg.dynamic_komi && !opponent_passed {
+        let dynamic = self.cfg.dynamic_komi.applies(side::<N, W>());
+        let extra = if dynamic && !opponent_passed {
             self.extra_komi[c]
         } else {
             0.0
         };
         let report = self.search(c, &opts.limits, forbid_pass, false, watch, extra);
-        if self.cfg.dynamic_komi {
+        if dynamic {
             self.extra_komi[c] = next_extra_komi(extra, report.winrate(), side::<N, W>().pow(2));
         }
         let analysis = Self::analysis(&report, c);
@@ -178,7 +179,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::player::{Engine, EngineConfig};
+    use crate::engine::player::{DynamicKomi, Engine, EngineConfig};
     use crate::engine::presets::Preset;
     use crate::game::Vertex;
     use crate::mcts::Limits;
@@ -195,32 +196,57 @@ mod tests {
     }
 
     /// The winning colour gains a point of extra komi at its genmove, the losing one keeps the
-    /// game's komi; without the switch nothing moves.
+    /// game's komi; without the switch nothing moves, and the 19x19-only setting leaves 9x9
+    /// alone.
     #[test]
     fn genmove_moves_the_extra_komi_with_its_win_rate() {
-        let opts = GenmoveOptions {
+        for (dynamic, want) in [
+            (DynamicKomi::On, 1.0),
+            (DynamicKomi::Off, 0.0),
+            (DynamicKomi::Nineteen, 0.0),
+        ] {
+            let mut e = walled_off::<9, 2>(dynamic);
+            let _ = e.genmove(Color::Black, &opts(), None);
+            let _ = e.genmove(Color::White, &opts(), None);
+            assert_eq!(e.extra_komi[Color::Black], want, "{dynamic:?}");
+            assert_eq!(e.extra_komi[Color::White], 0.0, "{dynamic:?}");
+        }
+    }
+
+    /// The default preset's dynamic komi is on on 19x19.
+    #[test]
+    fn the_default_moves_the_extra_komi_on_19x19() {
+        let mut cfg = EngineConfig::default();
+        Preset::Tengen.apply(&mut cfg);
+        let mut e = walled_off::<19, 6>(cfg.dynamic_komi);
+        let _ = e.genmove(Color::Black, &opts(), None);
+        assert_eq!(e.extra_komi[Color::Black], 1.0);
+        assert_eq!(e.extra_komi[Color::White], 0.0);
+    }
+
+    fn opts() -> GenmoveOptions {
+        GenmoveOptions {
             limits: Limits::playouts(2000),
             cleanup: false,
             commit: true,
             allow_resign: true,
-        };
-        for dynamic in [true, false] {
-            let mut cfg = EngineConfig::default();
-            Preset::Tengen.apply(&mut cfg);
-            cfg.dynamic_komi = dynamic;
-            let mut e = GoEngine::<9, 2>::new(7.5, cfg);
-            // Black walls off the left seven columns: far ahead.
-            for y in 0..9 {
-                e.play(Color::Black, VertexMove::Play(Vertex { x: 6, y }))
-                    .unwrap();
-                e.play(Color::White, VertexMove::Play(Vertex { x: 8, y }))
-                    .unwrap();
-            }
-            let _ = e.genmove(Color::Black, &opts, None);
-            let _ = e.genmove(Color::White, &opts, None);
-            let want = if dynamic { 1.0 } else { 0.0 };
-            assert_eq!(e.extra_komi[Color::Black], want, "dynamic {dynamic}");
-            assert_eq!(e.extra_komi[Color::White], 0.0, "dynamic {dynamic}");
         }
+    }
+
+    /// The default preset with `dynamic`, Black to play: Black's wall on the third column from
+    /// the right has walled off everything to its left, far ahead.
+    fn walled_off<const N: usize, const W: usize>(dynamic: DynamicKomi) -> GoEngine<N, W> {
+        let mut cfg = EngineConfig::default();
+        Preset::Tengen.apply(&mut cfg);
+        cfg.dynamic_komi = dynamic;
+        let mut e = GoEngine::<N, W>::new(7.5, cfg);
+        let n = side::<N, W>() as u8;
+        for y in 0..n {
+            e.play(Color::Black, VertexMove::Play(Vertex { x: n - 3, y }))
+                .unwrap();
+            e.play(Color::White, VertexMove::Play(Vertex { x: n - 1, y }))
+                .unwrap();
+        }
+        e
     }
 }

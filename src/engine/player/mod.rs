@@ -59,7 +59,41 @@ pub struct EngineConfig {
     /// (see `choice`). A genmove's report (`*-genmove_analyze` too) is then under that komi,
     /// and the tree kept from the previous move holds playouts scored with one point less;
     /// the analysis commands search with the game's komi.
-    pub dynamic_komi: bool,
+    pub dynamic_komi: DynamicKomi,
+}
+
+/// On which boards [`EngineConfig::dynamic_komi`] is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DynamicKomi {
+    Off,
+    /// On every board size.
+    On,
+    /// On 19x19 only: the size it was measured on (`perf/strength.md`); on 9x9 it showed no
+    /// gain, and the 9x9 figures are the default's without it.
+    Nineteen,
+}
+
+impl DynamicKomi {
+    /// Whether a board of side `side` is searched with dynamic komi.
+    #[must_use]
+    pub fn applies(self, side: usize) -> bool {
+        match self {
+            DynamicKomi::Off => false,
+            DynamicKomi::On => true,
+            DynamicKomi::Nineteen => side == 19,
+        }
+    }
+}
+
+impl From<bool> for DynamicKomi {
+    /// The `--dynamic-komi on|off` switch: on every size, or off.
+    fn from(on: bool) -> Self {
+        if on {
+            DynamicKomi::On
+        } else {
+            DynamicKomi::Off
+        }
+    }
 }
 
 impl Default for EngineConfig {
@@ -70,7 +104,7 @@ impl Default for EngineConfig {
             resign_after: 1000,
             estimate_playouts: 3000,
             policy: Policy::LIGHT,
-            dynamic_komi: false,
+            dynamic_komi: DynamicKomi::Off,
         }
     }
 }
