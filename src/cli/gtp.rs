@@ -534,6 +534,17 @@ mod tests {
         assert_eq!(after(&["--expand-after", "5"]), 5);
     }
 
+    /// The corners' prior is 100 games in the default preset, none in the others, and the
+    /// flag's when it is given.
+    #[test]
+    fn prior_corners_is_the_presets_unless_given() {
+        let corners = |args: &[&str]| params(args).prior_corners;
+        assert_eq!(corners(&[]), 100);
+        assert_eq!(corners(&["--preset", "light"]), 0);
+        assert_eq!(corners(&["--prior-corners", "0"]), 0);
+        assert_eq!(corners(&["--preset", "light", "--prior-corners", "40"]), 40);
+    }
+
     /// `--model-own-lines` is on in the default preset, off in the others, and either way as
     /// the flag says when it is given.
     #[test]

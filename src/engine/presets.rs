@@ -130,11 +130,15 @@ impl Preset {
                 // move, and 58 of 100 (58 % [48 %, 67 %]) of 9x9 at 10k (perf/strength.md);
                 // 1.06x the CPU of a 19x19 genmove in the middle game at 20k.
                 p.prior_ladder = 20;
-                // On 19x19: the lent table with its line gammas refitted on 19x19 records, and
-                // dynamic komi. Together under test against GNU Go level 10 at 20k playouts a
-                // move, where the default without them won 18 of 48 (perf/strength.md).
+                // On 19x19: the lent table with its line gammas refitted on 19x19 records,
+                // dynamic komi, and 100 games won for the corner points of an empty corner
+                // (13x13 and up; not measured on 13x13). Against GNU Go level 10 at 20k
+                // playouts a move the three together won 9 of their first 11 games, the first
+                // two alone 17 of 37, and the preset without any of them 18 of 48; the series
+                // goes on in perf/strength.md. No effect on 9x9.
                 p.model_own_lines = true;
                 cfg.dynamic_komi = DynamicKomi::Nineteen;
+                p.prior_corners = 100;
             }
             Preset::Orego | Preset::OregoLgr => {}
             Preset::GoloisBase | Preset::GoloisEye | Preset::Golois => {
