@@ -516,11 +516,18 @@ fn merge_depth(s: &str) -> Result<u32, BadValue> {
 mod tests {
     use super::*;
 
-    /// The search parameters `tengen gtp ARGS` runs with.
-    fn params(args: &[&str]) -> crate::mcts::Params {
+    /// The settings `tengen gtp ARGS` runs with, or the kind of clap's error.
+    fn try_settings(args: &[&str]) -> Result<Settings, clap::error::ErrorKind> {
         let mut argv = vec!["tengen gtp"];
         argv.extend_from_slice(args);
-        GtpArgs::parse_from(argv).settings().config.params
+        GtpArgs::try_parse_from(argv)
+            .map(|a| a.settings())
+            .map_err(|e| e.kind())
+    }
+
+    /// The search parameters `tengen gtp ARGS` runs with.
+    fn params(args: &[&str]) -> crate::mcts::Params {
+        try_settings(args).expect("the flags parse").config.params
     }
 
     /// The expansion threshold is the preset's unless `--expand-after` is given (a flag's fixed
@@ -549,13 +556,7 @@ mod tests {
     /// the flag says when it is given.
     #[test]
     fn model_own_lines_is_the_presets_unless_given() {
-        let own = |args: &[&str]| {
-            let mut argv = vec!["tengen gtp"];
-            argv.extend_from_slice(args);
-            GtpArgs::try_parse_from(argv)
-                .map(|a| a.settings().config.params.model_own_lines)
-                .map_err(|e| e.kind())
-        };
+        let own = |args: &[&str]| try_settings(args).map(|s| s.config.params.model_own_lines);
         assert_eq!(own(&[]), Ok(true));
         assert_eq!(own(&["--preset", "light"]), Ok(false));
         assert_eq!(own(&["--model-own-lines=off"]), Ok(false));
@@ -570,13 +571,7 @@ mod tests {
     /// size or off as `--dynamic-komi` says when it is given.
     #[test]
     fn dynamic_komi_is_the_presets_unless_given() {
-        let dynamic = |args: &[&str]| {
-            let mut argv = vec!["tengen gtp"];
-            argv.extend_from_slice(args);
-            GtpArgs::try_parse_from(argv)
-                .map(|a| a.settings().config.dynamic_komi)
-                .map_err(|e| e.kind())
-        };
+        let dynamic = |args: &[&str]| try_settings(args).map(|s| s.config.dynamic_komi);
         assert_eq!(dynamic(&[]), Ok(DynamicKomi::Nineteen));
         assert_eq!(dynamic(&["--preset", "light"]), Ok(DynamicKomi::Off));
         assert_eq!(dynamic(&["--dynamic-komi", "on"]), Ok(DynamicKomi::On));
@@ -589,13 +584,7 @@ mod tests {
 
     #[test]
     fn model_every_size_is_the_presets_unless_given() {
-        let every = |args: &[&str]| {
-            let mut argv = vec!["tengen gtp"];
-            argv.extend_from_slice(args);
-            GtpArgs::try_parse_from(argv)
-                .map(|a| a.settings().config.params.model_every_size)
-                .map_err(|e| e.kind())
-        };
+        let every = |args: &[&str]| try_settings(args).map(|s| s.config.params.model_every_size);
         assert_eq!(every(&[]), Ok(true));
         assert_eq!(every(&["--model-every-size=off"]), Ok(false));
         assert_eq!(every(&["--preset", "light"]), Ok(false));
