@@ -8,10 +8,12 @@
 //! moves from the setup position, so the game never stores boards per move.
 
 pub mod handicap;
+pub mod rules;
 pub mod score;
 pub mod sphere;
 pub mod vertex;
 
+pub use rules::{HandicapBonus, Rules, RulesError};
 pub use score::{format_score, tromp_taylor_area, tromp_taylor_score};
 pub use vertex::{BadVertex, Vertex, VertexMove};
 
@@ -52,6 +54,8 @@ pub struct Game<const N: usize, const W: usize> {
     handicap: usize,
     to_move: Color,
     komi: f32,
+    /// The rules' one variable: White's handicap bonus (see [`rules`]).
+    rules: Rules,
     /// Moves since the setup position, in order.
     moves: Vec<(Color, Move)>,
     /// Stone hashes of the setup position and of the position after each move (`moves.len() + 1`
@@ -72,13 +76,31 @@ impl<const N: usize, const W: usize> Game<N, W> {
             handicap: 0,
             to_move: Color::Black,
             komi,
+            rules: Rules::CHINESE,
             moves: Vec::new(),
         }
     }
 
-    /// Empties the board and forgets the history and handicap; komi stays.
+    /// Empties the board and forgets the history and handicap; komi and rules stay.
     pub fn clear(&mut self) {
+        let rules = self.rules;
         *self = Self::new(self.komi);
+        self.rules = rules;
+    }
+
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.rules = rules;
+    }
+
+    /// The komi the game is scored with: komi plus White's handicap bonus under the rules.
+    #[must_use]
+    pub fn scoring_komi(&self) -> f32 {
+        self.komi + self.rules.handicap_bonus.points(self.handicap)
     }
 
     /// The current position.
@@ -247,7 +269,9 @@ impl<const N: usize, const W: usize> Game<N, W> {
 
     // ----- setup and handicap -----
 
-    /// Replaces the whole game by a setup position (no moves) with `to_move` to play.
+    /// Replaces the whole game by a setup position (no moves) with `to_move` to play. Black
+    /// stones alone, two or more, with White to play are a handicap (as handicap games are set
+    /// up); any other setup has none.
     pub fn set_position(
         &mut self,
         black: Bitboard<W>,
@@ -263,8 +287,13 @@ impl<const N: usize, const W: usize> Game<N, W> {
             handicap: 0,
             to_move,
             komi: self.komi,
+            rules: self.rules,
             moves: Vec::new(),
         };
+        let stones = black.count() as usize;
+        if white.is_empty() && stones >= 2 && to_move == Color::White {
+            self.handicap = stones;
+        }
         Ok(())
     }
 
@@ -326,16 +355,18 @@ impl<const N: usize, const W: usize> Game<N, W> {
 
     // ----- scoring -----
 
-    /// Area score from Black's side, komi included, counting every stone on the board as alive.
+    /// Area score from Black's side, komi and handicap bonus included ([`Self::scoring_komi`]),
+    /// counting every stone on the board as alive.
     #[must_use]
     pub fn tromp_taylor_score(&self) -> f32 {
-        tromp_taylor_score(&self.board, Bitboard::EMPTY, self.komi)
+        tromp_taylor_score(&self.board, Bitboard::EMPTY, self.scoring_komi())
     }
 
-    /// Area score from Black's side, komi included, with the stones in `dead` removed.
+    /// Area score from Black's side, komi and handicap bonus included, with the stones in
+    /// `dead` removed.
     #[must_use]
     pub fn score_with_dead(&self, dead: Bitboard<W>) -> f32 {
-        tromp_taylor_score(&self.board, dead, self.komi)
+        tromp_taylor_score(&self.board, dead, self.scoring_komi())
     }
 }
 

@@ -22,7 +22,9 @@ impl<O: Write, E: Write> Server<O, E> {
             Err(e) if e.out_of_range => return err("unacceptable size"),
             Err(e) => return bad_value(&e),
         };
+        let rules = self.engine.rules();
         self.engine = (self.make_engine)(n, self.engine.komi(), *self.engine.config());
+        self.engine.set_rules(rules);
         self.record.loaded = None;
         ok("")
     }
@@ -207,6 +209,7 @@ impl<O: Write, E: Write> Server<O, E> {
             ));
         };
         let mut engine = (self.make_engine)(size, komi, *self.engine.config());
+        engine.set_rules(self.engine.rules());
         let first = rec.player.or(rec.moves.first().map(|&(c, _)| c)).unwrap_or(
             if rec.setup[Color::Black].len() > rec.setup[Color::White].len()
                 && rec.setup[Color::White].is_empty()
