@@ -224,7 +224,7 @@ fn set_up(engine: &mut dyn Engine, q: &Query, t: usize) -> Result<(), BadRequest
         .map_err(|e| bad("initialStones", format!("cannot set up the stones: {e}")))?;
     for (k, &(c, m)) in q.moves[..t].iter().enumerate() {
         engine
-            .play(c, m)
+            .play_recorded(c, m)
             .map_err(|e| bad("moves", format!("moves[{k}] ({} {m}): {e}", c.letter())))?;
     }
     Ok(())

@@ -248,7 +248,7 @@ impl SizeTask for Replay<'_> {
                 }
             }
             let m = Game::<N, W>::to_board_move(mv).map_err(|e| anyhow::anyhow!("{e}"))?;
-            game.play(c, m)
+            game.play_recorded(c, m)
                 .map_err(|e| anyhow::anyhow!("move {} ({c:?} {mv}): {e}", n + 1))?;
             second_last = last;
             last = match m {

@@ -383,6 +383,9 @@ impl Engine for ClusterEngine {
     fn play(&mut self, c: Color, m: VertexMove) -> Result<(), GameError> {
         self.inner.play(c, m)
     }
+    fn play_recorded(&mut self, c: Color, m: VertexMove) -> Result<(), GameError> {
+        self.inner.play_recorded(c, m)
+    }
     fn check(&self, c: Color, m: VertexMove) -> Result<(), GameError> {
         self.inner.check(c, m)
     }

@@ -61,6 +61,10 @@ pub struct Game<const N: usize, const W: usize> {
     /// Stone hashes of the setup position and of the position after each move (`moves.len() + 1`
     /// entries).
     hashes: Vec<u64>,
+    /// The first entry of `hashes` superko compares with: 0, or the position a recorded
+    /// repetition made ([`Game::play_recorded`]): a record is replayed as it was played, and
+    /// superko applies to the moves after it.
+    superko_from: usize,
 }
 
 impl<const N: usize, const W: usize> Game<N, W> {
@@ -70,6 +74,7 @@ impl<const N: usize, const W: usize> Game<N, W> {
         let board = Board::new();
         Self {
             hashes: vec![board.hash()],
+            superko_from: 0,
             setup: board.clone(),
             board,
             setup_to_move: Color::Black,
@@ -160,7 +165,7 @@ impl<const N: usize, const W: usize> Game<N, W> {
     /// Whether the stone hash `h` is the one of a position already seen in this game.
     #[must_use]
     pub fn seen(&self, h: u64) -> bool {
-        self.hashes.contains(&h)
+        self.hashes[self.superko_from.min(self.hashes.len())..].contains(&h)
     }
 
     // ----- coordinates -----
@@ -249,12 +254,42 @@ impl<const N: usize, const W: usize> Game<N, W> {
         Ok(())
     }
 
+    /// Plays a move of a game record, as it was played: legal on the board (an empty point,
+    /// not suicide, not the simple-ko recapture), but a repetition of an earlier position is
+    /// accepted (records of rules without superko play cycles out). Positional superko then
+    /// applies from the repeated position on.
+    pub fn play_recorded(&mut self, c: Color, mv: Move) -> Result<(), GameError> {
+        match self.after(c, mv) {
+            Err(GameError::Superko) => {
+                let mut b = self.board.clone();
+                b.play(c, mv)?;
+                self.board = b;
+                self.moves.push((c, mv));
+                self.superko_from = self.hashes.len();
+                self.hashes.push(self.board.hash());
+                self.to_move = !c;
+                Ok(())
+            }
+            Err(e) => Err(e),
+            Ok(_) => self.play(c, mv),
+        }
+    }
+
     /// Takes back the last move.
     pub fn undo(&mut self) -> Result<(), GameError> {
         if self.moves.pop().is_none() {
             return Err(GameError::CannotUndo);
         }
         self.hashes.pop();
+        if self.superko_from >= self.hashes.len() {
+            // The repetition taken back: superko starts after the one before it, if any.
+            self.superko_from = 0;
+            for k in 1..self.hashes.len() {
+                if self.hashes[self.superko_from..k].contains(&self.hashes[k]) {
+                    self.superko_from = k;
+                }
+            }
+        }
         let mut b = self.setup.clone();
         for &(c, mv) in &self.moves {
             match mv {
@@ -281,6 +316,7 @@ impl<const N: usize, const W: usize> Game<N, W> {
         let board = Board::from_stones(black, white)?;
         *self = Self {
             hashes: vec![board.hash()],
+            superko_from: 0,
             setup: board.clone(),
             board,
             setup_to_move: to_move,

@@ -253,6 +253,47 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         }
     }
 
+    /// The analysis of a finished game (two passes): no search, the final count as
+    /// [`Engine::final_score`] makes it (dead stones removed). The win rate is 1, 0 or one half
+    /// as the count says, the score lead and mean are the count, the ownership the final areas;
+    /// no move is listed and nothing was played out (0 visits).
+    fn final_count(&mut self, c: Color) -> Analysis {
+        let dead = self.final_dead();
+        let black_score = self.game.score_with_dead(dead);
+        let score = if c == Color::Black {
+            black_score
+        } else {
+            -black_score
+        };
+        let b = self.game.board();
+        let area = crate::game::tromp_taylor_area::<N, W>(
+            b.stones(Color::Black) - dead,
+            b.stones(Color::White) - dead,
+        );
+        let by_action: Vec<f32> = (0..64 * W)
+            .map(|i| {
+                if area[Color::Black].contains(i) {
+                    1.0
+                } else if area[Color::White].contains(i) {
+                    -1.0
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let mut a = Analysis::empty(side::<N, W>(), c);
+        a.winrate = match score.partial_cmp(&0.0) {
+            Some(std::cmp::Ordering::Greater) => 1.0,
+            Some(std::cmp::Ordering::Less) => 0.0,
+            _ => 0.5,
+        };
+        a.score_lead = Some(score);
+        a.score_mean = Some(score);
+        a.ownership = Self::ownership_grid(&by_action);
+        a.stop = Some(crate::mcts::StopReason::NoMoves);
+        a
+    }
+
     /// Per-action ownership to the row-major-from-top-left grid (empty stays empty).
     pub(super) fn ownership_grid(by_action: &[f32]) -> Vec<f32> {
         if by_action.is_empty() {
@@ -376,6 +417,10 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
         self.game.play(c, Game::<N, W>::to_board_move(m)?)
     }
 
+    fn play_recorded(&mut self, c: Color, m: VertexMove) -> Result<(), GameError> {
+        self.game.play_recorded(c, Game::<N, W>::to_board_move(m)?)
+    }
+
     fn check(&self, c: Color, m: VertexMove) -> Result<(), GameError> {
         self.game.check(c, Game::<N, W>::to_board_move(m)?)
     }
@@ -470,6 +515,9 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
         opts: AnalyzeOptions,
         watch: Option<Watch<'_>>,
     ) -> Analysis {
+        if self.game.trailing_passes() >= 2 {
+            return self.final_count(c);
+        }
         // A fresh tree: every playout it holds is one of this search's, whose figures are
         // reported (a reused subtree would have steered this search's playouts away from the
         // moves it had already explored).

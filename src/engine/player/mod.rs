@@ -275,6 +275,9 @@ pub trait Engine: Send {
     fn setup_to_move(&self) -> Color;
     fn handicap(&self) -> usize;
     fn play(&mut self, c: Color, m: VertexMove) -> Result<(), GameError>;
+    /// Plays a move of a game record as it was played: a repetition of an earlier position is
+    /// accepted, and superko applies from it on (see [`crate::game::Game::play_recorded`]).
+    fn play_recorded(&mut self, c: Color, m: VertexMove) -> Result<(), GameError>;
     fn check(&self, c: Color, m: VertexMove) -> Result<(), GameError>;
     fn undo(&mut self) -> Result<(), GameError>;
     fn fixed_handicap(&mut self, n: usize) -> Result<Vec<Vertex>, GameError>;

@@ -74,6 +74,9 @@ impl<E: Engine> Engine for OnSide<E> {
     fn play(&mut self, c: Color, m: VertexMove) -> Result<(), GameError> {
         with_side(self.side, || self.inner.play(c, m))
     }
+    fn play_recorded(&mut self, c: Color, m: VertexMove) -> Result<(), GameError> {
+        with_side(self.side, || self.inner.play_recorded(c, m))
+    }
     fn check(&self, c: Color, m: VertexMove) -> Result<(), GameError> {
         with_side(self.side, || self.inner.check(c, m))
     }
