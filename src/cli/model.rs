@@ -233,7 +233,7 @@ impl SizeTask for Replay<'_> {
 
     fn run<const N: usize, const W: usize>(self) -> Self::Output {
         let rec = self.0;
-        if rec.setup.0.iter().any(|s| !s.is_empty()) {
+        if rec.setup.0.iter().any(|s| !s.is_empty()) || !rec.edits.is_empty() {
             bail!("a record with setup stones (handicap) is not used");
         }
         let mut game = Game::<N, W>::new(rec.komi.unwrap_or(7.5));

@@ -285,7 +285,9 @@ impl<const N: usize, const W: usize> Game<N, W> {
             // The repetition taken back: superko starts after the one before it, if any.
             self.superko_from = 0;
             for k in 1..self.hashes.len() {
-                if self.hashes[self.superko_from..k].contains(&self.hashes[k]) {
+                // A pass repeats the position by definition: no superko there.
+                let played = self.moves[k - 1].1 != Move::Pass;
+                if played && self.hashes[self.superko_from..k].contains(&self.hashes[k]) {
                     self.superko_from = k;
                 }
             }
@@ -535,5 +537,43 @@ mod tests {
             G::to_board_move(VertexMove::Play(Vertex::new(9, 0))),
             Err(GameError::OffBoard)
         );
+    }
+
+    /// A record's repetition is replayed as played (issue 66, item 7): a ko retaken after two
+    /// passes repeats the position before the first capture. `play` refuses it, `play_recorded`
+    /// plays it, and superko then applies from the repeated position on; undo restores it.
+    #[test]
+    fn a_recorded_repetition_is_replayed() {
+        let mut g = G::new(7.5);
+        // Black A2 B3 B1, White C3 C1 D2 B2: Black C2 takes the ko.
+        play_all(
+            &mut g,
+            &[
+                "A2", "C3", "B3", "C1", "B1", "D2", "J9", "B2", "C2", "pass", "pass",
+            ],
+        );
+        assert_eq!(g.play(Color::White, mv("B2")), Err(GameError::Superko));
+        g.play_recorded(Color::White, mv("B2")).unwrap();
+        assert_eq!(g.board().color_at(mv_point("C2")), None);
+        // From the repeated position on: Black retaking at once is the simple ko.
+        assert!(g.play_recorded(Color::Black, mv("C2")).is_err());
+        g.play(Color::Black, mv("E5")).unwrap();
+        g.play(Color::White, mv("G7")).unwrap();
+        // Play goes on under superko.
+        g.play(Color::Black, mv("C2")).unwrap();
+        for _ in 0..3 {
+            g.undo().unwrap();
+        }
+        assert_eq!(g.superko_from, g.hashes.len() - 1);
+        g.undo().unwrap();
+        assert_eq!(g.superko_from, 0, "the repetition taken back");
+        assert_eq!(g.play(Color::White, mv("B2")), Err(GameError::Superko));
+    }
+
+    fn mv_point(s: &str) -> Point {
+        match mv(s) {
+            Move::Play(p) => p,
+            Move::Pass => unreachable!(),
+        }
     }
 }

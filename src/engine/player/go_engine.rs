@@ -116,11 +116,14 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         watch: Option<Watch<'_>>,
         extra_komi: f32,
     ) -> Report {
-        // An analysis counts ownership: the position's, and each move's if asked for.
+        // An analysis counts ownership: the position's, and each move's if asked for. The
+        // figures are tallied for an analysis and for a watched genmove (`genmove_analyze`),
+        // whose reports a client reads; a plain genmove reports the tree's statistics.
         let ownership = opts.is_some();
         let move_ownership = opts.is_some_and(|o| o.move_ownership);
         self.searcher.set_ownership(ownership);
-        self.searcher.set_figures(true, move_ownership);
+        self.searcher
+            .set_figures(ownership || watch.is_some(), move_ownership);
         let passes = self.game.trailing_passes().min(1);
         self.reuse_tree(c, passes);
         let last = match self.game.moves().last() {

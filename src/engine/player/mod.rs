@@ -148,7 +148,9 @@ pub struct MoveInfo {
 /// mean, each over the same playouts; the root's over all the playouts of the search, a move's
 /// over those through it. An analysis search ([`Engine::analyze`]) starts from a fresh tree,
 /// so every playout the tree holds is one of its own. Under the flat search (presets `oleg`,
-/// `olga`) the figures are its statistics and there is no median: the score lead is the mean.
+/// `olga`) the figures are its statistics and there is no median: the score lead is the mean;
+/// so are they for a plain genmove (no watcher), which tallies nothing: its visits and win
+/// rates are the tree's, the priors' virtual games included (the stderr summary).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis {
     pub size: usize,
