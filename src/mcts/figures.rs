@@ -249,7 +249,7 @@ mod tests {
         let a = t.move_figures(0, Color::Black).unwrap();
         assert_eq!((a.games, a.winrate, a.score_median), (2, 0.5, 1.0));
         let b = t.move_figures(1, Color::Black).unwrap();
-        assert_eq!((b.games, b.score_median), (2, 0.5), "-2.5 and 3 (clamped)");
+        assert_eq!((b.games, b.score_median), (2, 0.25), "-2.5 and 3 (clamped)");
         let r = t.root_figures(Color::White).unwrap();
         assert_eq!((r.games, r.winrate), (4, 0.5));
     }
