@@ -3,13 +3,15 @@
 //!
 //! Bounds: at most [`MAX_MOVES`] moves, one setup stone per point, `analyzeTurns` of distinct
 //! turns, `maxVisits` at most [`MAX_VISITS`], at most [`MAX_RULES`] move rules of at most one
-//! move per point each; the line itself is bounded by the reader ([`super::MAX_LINE`]).
+//! move per point each, times of at most [`MAX_SECONDS`]; the line itself is bounded by the
+//! reader ([`super::MAX_LINE`]).
 
 use crate::board::{BoardSize, Color};
 use crate::engine::{MoveRule, RuleKind};
 use crate::game::{Vertex, VertexMove};
 use crate::values;
 use serde_json::{json, Map, Value};
+use std::time::Duration;
 
 /// Most moves a request may give: more than any real game (a long 19x19 game is about 400).
 pub const MAX_MOVES: usize = 2000;
@@ -23,6 +25,15 @@ pub const MAX_RULES: usize = 16;
 
 /// Komi when a request gives none (the usual komi of area scoring).
 pub const DEFAULT_KOMI: f32 = 7.5;
+
+/// Longest time a request may give (`maxTime`, `reportDuringSearchEvery`), in seconds: a
+/// larger one is taken as this (about 31 years: no limit in practice, as KataGo's default
+/// `maxTime` of 1e20 means).
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// Shortest interval between two reports during a search: a smaller
+/// `reportDuringSearchEvery` is taken as this, so that a request cannot flood the output.
+pub const MIN_REPORT_EVERY: Duration = Duration::from_millis(10);
 
 /// Fields read and used.
 const USED: &[&str] = &[
@@ -41,6 +52,12 @@ const USED: &[&str] = &[
     "includeOwnership",
     "allowMoves",
     "avoidMoves",
+    "includePolicy",
+    "reportDuringSearchEvery",
+    "priority",
+    "priorities",
+    "overrideSettings",
+    "turnNumbers",
 ];
 
 /// One position search: the game, the turns to analyse, what to report.
@@ -61,6 +78,16 @@ pub struct Query {
     pub ownership: bool,
     /// `allowMoves` and `avoidMoves`.
     pub rules: Vec<MoveRule>,
+    /// `includePolicy`: answer with the move model's probabilities.
+    pub policy: bool,
+    /// `reportDuringSearchEvery`: the interval of the `isDuringSearch` reports (at least
+    /// [`MIN_REPORT_EVERY`]), if any.
+    pub report_every: Option<Duration>,
+    /// `overrideSettings.maxTime`: the longest search of each turn, if the request sets it.
+    pub max_time: Option<Duration>,
+    /// The priority of each turn of `turns` (`priorities`, else `priority` for each, else 0):
+    /// higher ones are searched first, ties in the order the turns arrived.
+    pub priorities: Vec<i64>,
 }
 
 impl Query {
@@ -87,11 +114,41 @@ pub enum Request {
     Version {
         id: String,
     },
-    /// `{"action": "terminate", "terminateId": ...}`: drop that query's turns not yet answered.
+    /// `{"action": "terminate", "terminateId": ...}` (`target` that id) or
+    /// `{"action": "terminate_all"}` (`target` `None`: every query), each with optional
+    /// `turnNumbers` (`turns`: only those turns): drop the queries' turns not yet searched and
+    /// stop the running search.
     Terminate {
         id: String,
-        target: String,
+        target: Option<String>,
+        turns: Option<Vec<usize>>,
     },
+}
+
+impl Request {
+    /// The acknowledgement of a `terminate` or `terminate_all`: the request's fields echoed,
+    /// as KataGo answers it. `None` for other requests.
+    #[must_use]
+    pub fn terminate_echo(&self) -> Option<Value> {
+        let Request::Terminate { id, target, turns } = self else {
+            return None;
+        };
+        let mut m = Map::new();
+        m.insert("id".into(), id.clone().into());
+        match target {
+            Some(t) => {
+                m.insert("action".into(), "terminate".into());
+                m.insert("terminateId".into(), t.clone().into());
+            }
+            None => {
+                m.insert("action".into(), "terminate_all".into());
+            }
+        }
+        if let Some(t) = turns {
+            m.insert("turnNumbers".into(), t.clone().into());
+        }
+        Some(Value::Object(m))
+    }
 }
 
 /// A request refused: the message, and the request's id and the field at fault when known.
@@ -118,7 +175,8 @@ impl BadRequest {
     }
 }
 
-/// A request read from `line`, and a warning answer for every field it ignores.
+/// A request read from `line`, and a warning answer for every field it ignores (an
+/// `overrideSettings` entry too).
 pub fn parse(line: &str) -> (Result<Request, BadRequest>, Vec<Value>) {
     let value: Value = match serde_json::from_str(line) {
         Ok(v) => v,
@@ -154,12 +212,13 @@ pub fn parse(line: &str) -> (Result<Request, BadRequest>, Vec<Value>) {
             return (Err(bad), Vec::new());
         }
     };
-    let warnings = m
+    let mut warnings = m
         .keys()
         .filter(|k| !USED.contains(&k.as_str()))
         .map(|k| json!({"id": id, "field": k, "warning": "unused field: tengen ignores it"}))
         .collect();
-    (Fields { m: &m, id: &id }.request(), warnings)
+    let request = Fields { m: &m, id: &id }.request(&mut warnings);
+    (request, warnings)
 }
 
 /// The fields of one request, read with errors that name them.
@@ -177,26 +236,151 @@ impl Fields<'_> {
         }
     }
 
-    fn request(&self) -> Result<Request, BadRequest> {
+    fn request(&self, warnings: &mut Vec<Value>) -> Result<Request, BadRequest> {
         let id = self.id.to_string();
         match self.m.get("action") {
-            None => Ok(Request::Query(self.query()?)),
+            None => Ok(Request::Query(self.query(warnings)?)),
             Some(Value::String(a)) if a == "query_version" => Ok(Request::Version { id }),
             Some(Value::String(a)) if a == "terminate" => match self.m.get("terminateId") {
                 Some(Value::String(t)) => Ok(Request::Terminate {
                     id,
-                    target: t.clone(),
+                    target: Some(t.clone()),
+                    turns: self.turn_numbers()?,
                 }),
                 _ => Err(self.bad("terminateId", "terminate needs a string terminateId")),
             },
+            Some(Value::String(a)) if a == "terminate_all" => Ok(Request::Terminate {
+                id,
+                target: None,
+                turns: self.turn_numbers()?,
+            }),
             Some(_) => Err(self.bad(
                 "action",
-                "unknown action: tengen knows query_version and terminate",
+                "unknown action: tengen knows query_version, terminate and terminate_all",
             )),
         }
     }
 
-    fn query(&self) -> Result<Query, BadRequest> {
+    /// A terminate's `turnNumbers`, if given: at most [`MAX_MOVES`] + 1 turns.
+    fn turn_numbers(&self) -> Result<Option<Vec<usize>>, BadRequest> {
+        let Some(v) = self.m.get("turnNumbers") else {
+            return Ok(None);
+        };
+        let bad = || {
+            self.bad(
+                "turnNumbers",
+                format!(
+                    "turnNumbers must be a list of at most {} turns from 0 to {MAX_MOVES}",
+                    MAX_MOVES + 1
+                ),
+            )
+        };
+        let list = v
+            .as_array()
+            .filter(|l| l.len() <= MAX_MOVES + 1)
+            .ok_or_else(bad)?;
+        list.iter()
+            .map(|t| {
+                t.as_u64()
+                    .and_then(|t| usize::try_from(t).ok())
+                    .filter(|&t| t <= MAX_MOVES)
+                    .ok_or_else(bad)
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
+    }
+
+    /// A boolean field, false when absent.
+    fn flag(&self, field: &str) -> Result<bool, BadRequest> {
+        match self.m.get(field) {
+            None => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(_) => Err(self.bad(field, format!("{field} must be true or false"))),
+        }
+    }
+
+    /// A number of seconds above 0 from `v` (more than [`MAX_SECONDS`] taken as that), else an
+    /// error of `field`.
+    fn seconds(&self, v: &Value, field: &str) -> Result<Duration, BadRequest> {
+        v.as_f64()
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .map(|s| Duration::from_secs_f64(s.min(MAX_SECONDS)))
+            .ok_or_else(|| {
+                self.bad(
+                    field,
+                    format!("{field} must be a number of seconds above 0"),
+                )
+            })
+    }
+
+    /// `priority` for each of `turns` turns, or `priorities` (one per turn).
+    fn priorities(&self, turns: usize) -> Result<Vec<i64>, BadRequest> {
+        let whole = |v: &Value, field: &str| {
+            v.as_i64()
+                .ok_or_else(|| self.bad(field, format!("{field} must be whole numbers")))
+        };
+        match (self.m.get("priority"), self.m.get("priorities")) {
+            (Some(_), Some(_)) => {
+                Err(self.bad("priorities", "give priority or priorities, not both"))
+            }
+            (None, None) => Ok(vec![0; turns]),
+            (Some(p), None) => Ok(vec![whole(p, "priority")?; turns]),
+            (None, Some(list)) => {
+                let list = list
+                    .as_array()
+                    .filter(|l| l.len() == turns)
+                    .ok_or_else(|| {
+                        self.bad(
+                            "priorities",
+                            format!("priorities must be a list of {turns}, one per turn analysed"),
+                        )
+                    })?;
+                list.iter().map(|p| whole(p, "priorities")).collect()
+            }
+        }
+    }
+
+    /// `overrideSettings`: `maxTime` (the search time of each turn) is honoured; so are
+    /// `reportAnalysisWinratesAs` `"BLACK"` and `wideRootNoise` 0, which are what tengen does.
+    /// Any other entry, or another value of those two, gets a warning: tengen cannot honour it.
+    fn override_settings(&self, warnings: &mut Vec<Value>) -> Result<Option<Duration>, BadRequest> {
+        const FIELD: &str = "overrideSettings";
+        let Some(v) = self.m.get(FIELD) else {
+            return Ok(None);
+        };
+        let settings = v
+            .as_object()
+            .ok_or_else(|| self.bad(FIELD, "overrideSettings must be an object"))?;
+        let mut max_time = None;
+        for (k, v) in settings {
+            let what_tengen_does = match k.as_str() {
+                "maxTime" => {
+                    max_time = Some(self.seconds(v, "overrideSettings.maxTime")?);
+                    continue;
+                }
+                "reportAnalysisWinratesAs" => {
+                    v.as_str().is_some_and(|s| s.eq_ignore_ascii_case("black"))
+                }
+                "wideRootNoise" => v.as_f64() == Some(0.0),
+                _ => false,
+            };
+            if !what_tengen_does {
+                let warning = match k.as_str() {
+                    "reportAnalysisWinratesAs" => {
+                        "tengen reports win rates and scores from Black's side only (BLACK)"
+                    }
+                    "wideRootNoise" => "tengen adds no noise to the root: only 0 is honoured",
+                    _ => "tengen cannot honour this setting: ignored",
+                };
+                warnings.push(
+                    json!({"id": self.id, "field": format!("{FIELD}.{k}"), "warning": warning}),
+                );
+            }
+        }
+        Ok(max_time)
+    }
+
+    fn query(&self, warnings: &mut Vec<Value>) -> Result<Query, BadRequest> {
         let size = self.size()?;
         let n = size.get();
         let komi = match self.m.get("komi") {
@@ -243,13 +427,17 @@ impl Fields<'_> {
                     })?,
             ),
         };
-        let ownership = match self.m.get("includeOwnership") {
-            None => false,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => {
-                return Err(self.bad("includeOwnership", "includeOwnership must be true or false"))
-            }
+        let ownership = self.flag("includeOwnership")?;
+        let policy = self.flag("includePolicy")?;
+        let report_every = match self.m.get("reportDuringSearchEvery") {
+            None => None,
+            Some(v) => Some(
+                self.seconds(v, "reportDuringSearchEvery")?
+                    .max(MIN_REPORT_EVERY),
+            ),
         };
+        let priorities = self.priorities(turns.len())?;
+        let max_time = self.override_settings(warnings)?;
         let mut rules = self.move_rules("allowMoves", RuleKind::Allow, n)?;
         if rules.len() > 1 {
             return Err(self.bad("allowMoves", "at most one allowMoves entry is supported"));
@@ -266,6 +454,10 @@ impl Fields<'_> {
             max_visits,
             ownership,
             rules,
+            policy,
+            report_every,
+            max_time,
+            priorities,
         })
     }
 
