@@ -110,7 +110,8 @@ impl Live {
 }
 
 /// KaTrain 1.20's `request_analysis` query for a node (`engine.py`), with its default engine
-/// settings (`max_visits` 500, `max_time` 8.0, `wide_root_noise` 0.04, ownership on).
+/// settings (`max_visits` 500, `max_time` 8.0, `wide_root_noise` 0.04, ownership on), on a game
+/// whose rule set is Chinese (KaTrain's default rule set, Japanese, is issue 62's item 1).
 fn katrain_query(id: &str, size: usize, initial: Value, moves: Value) -> Value {
     let turns = moves.as_array().unwrap().len();
     json!({
