@@ -20,7 +20,7 @@ pub mod protocol;
 mod queue;
 pub mod response;
 
-use crate::engine::player::{new_engine, Analysis, Engine, EngineConfig, Watch};
+use crate::engine::player::{new_engine, Analysis, AnalyzeOptions, Engine, EngineConfig, Watch};
 use crate::engine::Limits;
 use crate::gtp::line::{read_line, Line};
 use protocol::{BadRequest, Query, Request};
@@ -166,6 +166,7 @@ fn answer<W: Write>(
         Some((kq, e)) if Arc::ptr_eq(kq, q) => e,
         _ => {
             let mut e = new_engine(q.size, q.komi, settings.config);
+            e.set_rules(q.game_rules);
             // Every move is checked before any turn is answered.
             if let Err(bad) = set_up(e.as_mut(), q, q.moves.len()) {
                 *kept = None;
@@ -194,12 +195,13 @@ fn answer<W: Write>(
     };
     let policy = engine.policy(c);
     let report = |during: bool, a: &Analysis| {
-        let include = response::Include {
+        let extras = response::Extras {
             ownership: q.ownership,
+            moves_ownership: q.moves_ownership,
             policy: q.policy,
             during_search: during,
         };
-        out.send(&response::turn(&q.id, t, a, &policy, &include))
+        out.send(&response::turn(&q.id, t, a, &policy, extras))
     };
     let mut failed = None;
     let mut last_report = Instant::now();
@@ -224,7 +226,10 @@ fn answer<W: Write>(
         sync: None,
     };
     engine.set_move_rules(&q.rules);
-    let a = engine.analyze(c, &limits, Some(watch));
+    let opts = AnalyzeOptions {
+        move_ownership: q.moves_ownership,
+    };
+    let a = engine.analyze(c, &limits, opts, Some(watch));
     engine.set_move_rules(&[]);
     if let Some(e) = failed {
         return Err(e);
@@ -252,7 +257,7 @@ fn set_up(engine: &mut dyn Engine, q: &Query, t: usize) -> Result<(), BadRequest
         .map_err(|e| bad("initialStones", format!("cannot set up the stones: {e}")))?;
     for (k, &(c, m)) in q.moves[..t].iter().enumerate() {
         engine
-            .play(c, m)
+            .play_recorded(c, m)
             .map_err(|e| bad("moves", format!("moves[{k}] ({} {m}): {e}", c.letter())))?;
     }
     Ok(())

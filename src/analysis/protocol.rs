@@ -10,7 +10,7 @@
 
 use crate::board::{BoardSize, Color};
 use crate::engine::{MoveRule, RuleKind};
-use crate::game::{Vertex, VertexMove};
+use crate::game::{Rules, Vertex, VertexMove};
 use crate::values;
 use serde_json::{json, Map, Value};
 use std::time::Duration;
@@ -37,6 +37,11 @@ pub const MAX_SECONDS: f64 = 1e9;
 /// `reportDuringSearchEvery` is taken as this, so that a request cannot flood the output.
 pub const MIN_REPORT_EVERY: Duration = Duration::from_millis(10);
 
+/// The warning of a query under territory rules, which tengen answers scored by area.
+pub const TERRITORY: &str = "territory scoring is not played: tengen answers scored by area \
+                             (Chinese rules: stones and empty points surrounded), so the score \
+                             leads count area, not territory";
+
 /// Fields read and used.
 const USED: &[&str] = &[
     "id",
@@ -52,6 +57,7 @@ const USED: &[&str] = &[
     "maxVisits",
     "analyzeTurns",
     "includeOwnership",
+    "includeMovesOwnership",
     "allowMoves",
     "avoidMoves",
     "includePolicy",
@@ -78,6 +84,8 @@ pub struct Query {
     /// Visits per turn, if the request sets them.
     pub max_visits: Option<u64>,
     pub ownership: bool,
+    /// `includeMovesOwnership`: each move's ownership too.
+    pub moves_ownership: bool,
     /// `allowMoves` and `avoidMoves`.
     pub rules: Vec<MoveRule>,
     /// `includePolicy`: answer with the move model's probabilities.
@@ -90,6 +98,11 @@ pub struct Query {
     /// The priority of each turn of `turns` (`priorities`, else `priority` for each, else 0):
     /// higher ones are searched first, ties in the order the turns arrived.
     pub priorities: Vec<i64>,
+    /// The rules tengen plays the query under (`rules`).
+    pub game_rules: Rules,
+    /// Whether the query asked for territory scoring, answered under area scoring (a warning
+    /// says so).
+    pub territory: bool,
 }
 
 impl Query {
@@ -214,12 +227,17 @@ pub fn parse(line: &str) -> (Result<Request, BadRequest>, Vec<Value>) {
             return (Err(bad), Vec::new());
         }
     };
-    let mut warnings = m
+    let mut warnings: Vec<Value> = m
         .keys()
         .filter(|k| !USED.contains(&k.as_str()))
         .map(|k| json!({"id": id, "field": k, "warning": "unused field: tengen ignores it"}))
         .collect();
     let request = Fields { m: &m, id: &id }.request(&mut warnings);
+    if let Ok(Request::Query(q)) = &request {
+        if q.territory {
+            warnings.push(json!({"id": id, "field": "rules", "warning": TERRITORY}));
+        }
+    }
     (request, warnings)
 }
 
@@ -263,15 +281,6 @@ impl Fields<'_> {
         }
     }
 
-    /// A boolean field, false when absent.
-    fn flag(&self, field: &str) -> Result<bool, BadRequest> {
-        match self.m.get(field) {
-            None => Ok(false),
-            Some(Value::Bool(b)) => Ok(*b),
-            Some(_) => Err(self.bad(field, format!("{field} must be true or false"))),
-        }
-    }
-
     fn query(&self, warnings: &mut Vec<Value>) -> Result<Query, BadRequest> {
         let size = self.size()?;
         let n = size.get();
@@ -288,7 +297,7 @@ impl Fields<'_> {
                     )
                 })?,
         };
-        self.rules_name()?;
+        let (rules_played, territory) = self.rules()?;
         let moves = self.moves("moves", n, MAX_MOVES, true)?;
         let initial = self
             .moves("initialStones", n, n * n, false)?
@@ -330,6 +339,7 @@ impl Fields<'_> {
         };
         let priorities = self.priorities(turns.len())?;
         let max_time = self.override_settings(warnings)?;
+        let moves_ownership = self.flag("includeMovesOwnership")?;
         let mut rules = self.move_rules("allowMoves", RuleKind::Allow, n)?;
         if rules.len() > 1 {
             return Err(self.bad("allowMoves", "at most one allowMoves entry is supported"));
@@ -345,12 +355,24 @@ impl Fields<'_> {
             turns,
             max_visits,
             ownership,
+            moves_ownership,
             rules,
             policy,
             report_every,
             max_time,
             priorities,
+            game_rules: rules_played,
+            territory,
         })
+    }
+
+    /// A true-or-false field, false when missing.
+    fn flag(&self, field: &str) -> Result<bool, BadRequest> {
+        match self.m.get(field) {
+            None => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(_) => Err(self.bad(field, format!("{field} must be true or false"))),
+        }
     }
 
     fn size(&self) -> Result<BoardSize, BadRequest> {
@@ -378,14 +400,31 @@ impl Fields<'_> {
             })
     }
 
-    fn rules_name(&self) -> Result<(), BadRequest> {
-        const AREA: &str = "tengen scores by area under Chinese rules only (positional \
-                            superko, no suicide): give \"chinese\"";
-        match self.m.get("rules") {
-            None => Ok(()),
-            Some(Value::String(r)) if r.eq_ignore_ascii_case("chinese") => Ok(()),
-            Some(Value::String(r)) => Err(self.bad("rules", format!("rules {r:?}: {AREA}"))),
-            Some(_) => Err(self.bad("rules", format!("rules must be a name: {AREA}"))),
+    /// `rules`: a KataGo name or object ([`Rules::from_json`]; Chinese when missing). Territory
+    /// rules (`japanese`, `korean`, or an object with `"scoring": "TERRITORY"` and otherwise
+    /// playable fields) are answered, scored by area under Chinese rules: the second value says
+    /// so, for the warning.
+    fn rules(&self) -> Result<(Rules, bool), BadRequest> {
+        let Some(v) = self.m.get("rules") else {
+            return Ok((Rules::CHINESE, false));
+        };
+        match Rules::from_json(v) {
+            Ok(r) => Ok((r, false)),
+            Err(e) if e.is_scoring() => {
+                // The same rules with area scoring (and the territory rules' taxes set aside):
+                // what tengen answers with.
+                let mut area = v.clone();
+                if let Value::Object(m) = &mut area {
+                    m.remove("scoring");
+                    m.remove("tax");
+                }
+                match area {
+                    Value::Object(m) => Rules::from_object(&m).map(|r| (r, true)),
+                    _ => Ok((Rules::CHINESE, true)),
+                }
+                .map_err(|e| self.bad("rules", format!("rules: {e}")))
+            }
+            Err(e) => Err(self.bad("rules", format!("rules: {e}"))),
         }
     }
 

@@ -7,11 +7,13 @@
 //!
 //! [`with_size`]: crate::board::with_size
 
-use super::{Analysis, Decision, Engine, EngineConfig, GenmoveOptions, StoneStatus, Watch};
+use super::{
+    Analysis, AnalyzeOptions, Decision, Engine, EngineConfig, GenmoveOptions, StoneStatus, Watch,
+};
 use crate::board::shared::with_side;
 use crate::board::{ByColor, Color};
 use crate::engine::MoveRule;
-use crate::game::{GameError, Vertex, VertexMove};
+use crate::game::{GameError, Rules, Vertex, VertexMove};
 use crate::mcts::Limits;
 
 /// `E`, run with the thread's side set to `side` during each call.
@@ -29,6 +31,12 @@ impl<E: Engine> Engine for OnSide<E> {
     }
     fn set_komi(&mut self, komi: f32) {
         with_side(self.side, || self.inner.set_komi(komi));
+    }
+    fn rules(&self) -> Rules {
+        self.inner.rules()
+    }
+    fn set_rules(&mut self, rules: Rules) {
+        with_side(self.side, || self.inner.set_rules(rules));
     }
     fn config(&self) -> &EngineConfig {
         self.inner.config()
@@ -65,6 +73,9 @@ impl<E: Engine> Engine for OnSide<E> {
     }
     fn play(&mut self, c: Color, m: VertexMove) -> Result<(), GameError> {
         with_side(self.side, || self.inner.play(c, m))
+    }
+    fn play_recorded(&mut self, c: Color, m: VertexMove) -> Result<(), GameError> {
+        with_side(self.side, || self.inner.play_recorded(c, m))
     }
     fn check(&self, c: Color, m: VertexMove) -> Result<(), GameError> {
         with_side(self.side, || self.inner.check(c, m))
@@ -103,8 +114,14 @@ impl<E: Engine> Engine for OnSide<E> {
     fn set_move_rules(&mut self, rules: &[MoveRule]) {
         with_side(self.side, || self.inner.set_move_rules(rules));
     }
-    fn analyze(&mut self, c: Color, limits: &Limits, watch: Option<Watch<'_>>) -> Analysis {
-        with_side(self.side, || self.inner.analyze(c, limits, watch))
+    fn analyze(
+        &mut self,
+        c: Color,
+        limits: &Limits,
+        opts: AnalyzeOptions,
+        watch: Option<Watch<'_>>,
+    ) -> Analysis {
+        with_side(self.side, || self.inner.analyze(c, limits, opts, watch))
     }
     fn final_score(&mut self) -> f32 {
         with_side(self.side, || self.inner.final_score())
