@@ -109,14 +109,13 @@ impl Live {
     }
 }
 
-/// KaTrain 1.20's `request_analysis` query for a node (`engine.py`), with its default engine
-/// settings (`max_visits` 500, `max_time` 8.0, `wide_root_noise` 0.04, ownership on), on a game
-/// whose rule set is Chinese (KaTrain's default rule set, Japanese, is issue 62's item 1).
+/// KaTrain 1.20's `request_analysis` query for a node (`engine.py`), with its default settings
+/// (rules `japanese`, `max_visits` 500, `max_time` 8.0, `wide_root_noise` 0.04, ownership on).
 fn katrain_query(id: &str, size: usize, initial: Value, moves: Value) -> Value {
     let turns = moves.as_array().unwrap().len();
     json!({
         "id": id,
-        "rules": "chinese",
+        "rules": "japanese",
         "priority": 0,
         "analyzeTurns": [turns],
         "maxVisits": 500,
@@ -225,17 +224,22 @@ fn katrain_queries() {
         let id = format!("QUERY:{}", k + 1);
         e.send(&katrain_query(&id, size, initial.clone(), moves.clone()));
         let got = e.until_final(&id);
-        // KaTrain's settings tengen cannot honour get a warning each: wideRootNoise 0.04 (and
-        // includeMovesOwnership, until it is implemented).
-        for (_, w) in &got[..got.len() - 1] {
-            let f = w["field"].as_str().unwrap_or_default();
-            assert!(
-                f == "overrideSettings.wideRootNoise" || f == "includeMovesOwnership",
-                "{w}"
-            );
-        }
+        // What tengen cannot honour gets a warning each: wideRootNoise 0.04, and Japanese
+        // rules (answered scored by area).
+        let warned: Vec<&str> = got[..got.len() - 1]
+            .iter()
+            .map(|(_, w)| w["field"].as_str().unwrap_or_default())
+            .collect();
+        assert_eq!(
+            warned,
+            ["overrideSettings.wideRootNoise", "rules"],
+            "{got:?}"
+        );
         let a = &got.last().unwrap().1;
         check_answer(a, size, &taken);
+        for m in a["moveInfos"].as_array().unwrap() {
+            assert_eq!(m["ownership"].as_array().unwrap().len(), size * size, "{m}");
+        }
         // Find alternatives: the moves shown avoided, as KaTrain asks (here the best five).
         let shown: Vec<Value> = a["moveInfos"]
             .as_array()
