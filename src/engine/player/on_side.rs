@@ -132,6 +132,9 @@ impl<E: Engine> Engine for OnSide<E> {
     fn ownership(&mut self) -> Vec<f32> {
         with_side(self.side, || self.inner.ownership())
     }
+    fn policy(&self, c: Color) -> Vec<f32> {
+        with_side(self.side, || self.inner.policy(c))
+    }
     fn take_failure(&mut self) -> Option<String> {
         with_side(self.side, || self.inner.take_failure())
     }
