@@ -25,7 +25,7 @@ fn same<const N: usize, const W: usize>(light: &LightBoard<N, W>, exact: &Board<
                 );
                 let m = LightBoard::<N, W>::cell_of(p).unwrap();
                 if light.word[m] & (0xff << layout::EMPTY_SHIFT) == 0 {
-                    let m = layout::Cell::<N, W>::new(m).unwrap();
+                    let m = layout::Cell::<N, W>::new(b.layout(), m).unwrap();
                     assert_eq!(
                         light.captures_or_keeps_liberty(c, m),
                         light.captures_or_keeps_liberty_portable(c, m),

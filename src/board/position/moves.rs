@@ -31,7 +31,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
             "illegal {c} {p:?}\n{self}"
         );
         let own = cell_of(c.index());
-        let around = Geometry::<N, W>::around(i);
+        let around = self.geo.around(i);
         let cells = self.around_cells(i);
 
         self.stones[c].insert(i);
@@ -39,8 +39,8 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.empty_count -= 1;
         self.unlist_empty(i);
         self.set_cell(i, own);
-        self.hash ^= Geometry::<N, W>::key(c.index(), i);
-        let mut libs = Geometry::<N, W>::neighbours_of(i) & self.empty;
+        self.hash ^= self.geo.key(c.index(), i);
+        let mut libs = self.geo.neighbours_of(i) & self.empty;
         let mut lib_count = zero_bytes(cells).count_ones();
 
         // Opponent chains next to us lose the liberty; those left without any are captured
@@ -141,16 +141,17 @@ impl<const N: usize, const W: usize> Board<N, W> {
             self.empty_count += 1;
             self.list_empty(s);
             self.set_cell(s, CELL_EMPTY);
-            self.hash ^= Geometry::<N, W>::key(col.index(), s);
+            self.hash ^= self.geo.key(col.index(), s);
         }
         // One visit per string next to the captured ones (not one per stone and neighbour):
         // it gains the captured points next to it.
-        let mut next = Geometry::<N, W>::neighbours(stones) & self.stones[!col];
+        let mut next = self.geo.neighbours(stones) & self.stones[!col];
         next.remove(placed);
         while let Some(t) = next.first() {
             let rt = self.root_of(t);
+            let geo = self.geo;
             let ch = self.chain_mut(rt);
-            ch.libs |= Geometry::<N, W>::neighbours(ch.stones) & stones;
+            ch.libs |= geo.neighbours(ch.stones) & stones;
             ch.lib_count = ch.libs.count();
             next -= ch.stones;
         }

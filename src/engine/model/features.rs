@@ -6,8 +6,7 @@
 //! neighbourhood ([`PATTERN`]) and the twelve points within two steps ([`DIAMOND`]); a table
 //! gives a gamma to the shapes its records played often enough, and one to all the others.
 
-use crate::board::geometry::{ring_image, Geometry};
-use crate::board::shared::side;
+use crate::board::geometry::ring_image;
 use crate::board::{Board, Color, Point};
 
 /// Feature groups, in the order of [`Features::values`].
@@ -54,13 +53,13 @@ pub fn diamond_code<const N: usize, const W: usize>(
     i: usize,
 ) -> u32 {
     let mut code = u32::from(board.ring_code(i));
-    let (x, y) = Geometry::<N, W>::coords(i);
-    let n = side::<N, W>();
+    let (x, y) = board.geometry().coords(i);
+    let n = board.geometry().n();
     let far = [
-        (y >= 2).then(|| Geometry::<N, W>::index(x, y - 2)),
-        (x + 2 < n).then(|| Geometry::<N, W>::index(x + 2, y)),
-        (y + 2 < n).then(|| Geometry::<N, W>::index(x, y + 2)),
-        (x >= 2).then(|| Geometry::<N, W>::index(x - 2, y)),
+        (y >= 2).then(|| board.geometry().index(x, y - 2)),
+        (x + 2 < n).then(|| board.geometry().index(x + 2, y)),
+        (y + 2 < n).then(|| board.geometry().index(x, y + 2)),
+        (x >= 2).then(|| board.geometry().index(x - 2, y)),
     ];
     for (j, q) in far.into_iter().enumerate() {
         let cell = q.map_or(3, |q| u32::from(board.cell_at(q)));
@@ -160,7 +159,7 @@ pub fn features_and_libs<const N: usize, const W: usize>(
     let mut own_in_atari = false;
     let mut joins_own = false;
     let mut ataris = false;
-    for q in Geometry::<N, W>::around(i) {
+    for q in board.geometry().around(i) {
         let v = board.cell_at(q);
         if v == opp {
             match board.liberties(Point::from_index(q)) {
@@ -189,17 +188,17 @@ pub fn features_and_libs<const N: usize, const W: usize>(
     } else {
         1
     };
-    let (x, y) = Geometry::<N, W>::coords(i);
+    let (x, y) = board.geometry().coords(i);
     let near = |m: Option<usize>| {
         m.map_or(0, |m| {
-            let (mx, my) = Geometry::<N, W>::coords(m);
+            let (mx, my) = board.geometry().coords(m);
             distance_bucket(x.abs_diff(mx), y.abs_diff(my))
         })
     };
     let line = x
         .min(y)
-        .min(side::<N, W>() - 1 - x)
-        .min(side::<N, W>() - 1 - y)
+        .min(board.geometry().n() - 1 - x)
+        .min(board.geometry().n() - 1 - y)
         .min(4) as u32;
     // The diamond's low 16 bits are the 3x3 ring with the same colours: read the board once.
     let diamond = diamond_code(board, c, i);
