@@ -141,7 +141,7 @@ mod tests {
         let mut b = B15::new();
         b.play(
             Color::White,
-            crate::board::Move::Play(B15::point(13, 0).unwrap()),
+            crate::board::Move::Play(B15::new().point(13, 0).unwrap()),
         )
         .unwrap();
         let back: B15 = b.to_string().parse().expect("15x15 diagram parses");

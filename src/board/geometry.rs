@@ -177,7 +177,11 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     /// A constant side's mask `constant`, or on the shared path the side's mask that `pick`
     /// reads, in this shape's words (the side's layout fits them).
     #[inline(always)]
-    fn mask(self, constant: Bitboard<W>, pick: impl Fn(&Masks) -> Bitboard<SHARED_WORDS>) -> Bitboard<W> {
+    fn mask(
+        self,
+        constant: Bitboard<W>,
+        pick: impl Fn(&Masks) -> Bitboard<SHARED_WORDS>,
+    ) -> Bitboard<W> {
         if N != 0 {
             return constant;
         }
@@ -481,7 +485,7 @@ mod tests {
 
     #[test]
     fn neighbours_do_not_wrap() {
-        let g = Geometry::<9, 2>::new().new();
+        let g = Geometry::<9, 2>::new();
         let corner = Bitboard::single(g.index(8, 0));
         let n = g.neighbours(corner);
         assert_eq!(n.count(), 2);

@@ -139,8 +139,7 @@ pub fn caught<const N: usize, const W: usize>(board: &Board<N, W>, prey: Point) 
     let (Some(c), Some(chain)) = (board.color_at(prey), board.chain_at(prey)) else {
         return false;
     };
-    chain.lib_count == 1
-        && Reader::new(geo).caught(board.stones(c), board.stones(!c), chain.stones)
+    chain.lib_count == 1 && Reader::new(geo).caught(board.stones(c), board.stones(!c), chain.stones)
 }
 
 /// The bit index of `p` when it is an empty point of the board.
@@ -224,7 +223,7 @@ mod tests {
     fn at<const N: usize, const W: usize>(v: &str) -> Point {
         let x = COLUMNS.find(v.as_bytes()[0] as char).unwrap();
         let y: usize = v[1..].parse().unwrap();
-        Point::from_index(geo.index(x, y - 1))
+        Point::from_index(Geometry::<N, W>::new().index(x, y - 1))
     }
 
     /// A position from the vertices of Black's and White's stones.

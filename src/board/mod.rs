@@ -112,12 +112,13 @@ mod out_of_range {
             } else {
                 Color::White
             };
-            b.play(c, Move::Play(Board9::point(x, y).unwrap())).unwrap();
+            b.play(c, Move::Play(Board9::new().point(x, y).unwrap()))
+                .unwrap();
         }
         let before = b.clone();
         for i in 0..=usize::from(u16::MAX) {
             let p = Point::from_index(i);
-            let on = Board9::is_on_board(p);
+            let on = Board9::new().is_on_board(p);
             if !on {
                 assert_eq!(
                     b.play(Color::White, Move::Play(p)),

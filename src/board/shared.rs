@@ -15,9 +15,9 @@
 //! [`Geometry::of`] makes a shared-path geometry only for a side whose layout fits `W` words.
 
 use super::bitboard::Bitboard;
-use super::geometry::{words_for, MAX_SIZE};
 #[cfg(doc)]
 use super::geometry::Geometry;
+use super::geometry::{words_for, MAX_SIZE};
 
 /// Words of the largest shared-path instantiation: enough for every side up to [`MAX_SIZE`].
 pub const SHARED_WORDS: usize = words_for(MAX_SIZE);

@@ -248,8 +248,7 @@ impl SizeTask for Replay<'_> {
                     out.push(pos);
                 }
             }
-            let m = game
-                .to_board_move(mv).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let m = game.to_board_move(mv).map_err(|e| anyhow::anyhow!("{e}"))?;
             game.play(c, m)
                 .map_err(|e| anyhow::anyhow!("move {} ({c:?} {mv}): {e}", n + 1))?;
             second_last = last;

@@ -274,7 +274,11 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
                     self.board.stones(c)
                 }
             };
-            let owner = tromp_taylor_area(self.board.geometry(), stones(Color::Black), stones(Color::White));
+            let owner = tromp_taylor_area(
+                self.board.geometry(),
+                stones(Color::Black),
+                stones(Color::White),
+            );
             let score = owner[Color::Black].count() as f32
                 - owner[Color::White].count() as f32
                 - self.cfg.komi;

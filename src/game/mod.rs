@@ -294,7 +294,8 @@ impl<const N: usize, const W: usize> Game<N, W> {
         if self.has_stones() {
             return Err(GameError::BoardNotEmpty);
         }
-        let pts = handicap::fixed_points(self.board.geometry().n(), n).ok_or(GameError::InvalidHandicap)?;
+        let pts = handicap::fixed_points(self.board.geometry().n(), n)
+            .ok_or(GameError::InvalidHandicap)?;
         let pts: Vec<Point> = pts.into_iter().filter_map(|v| self.point(v)).collect();
         self.place_handicap(&pts)?;
         Ok(pts)
@@ -305,7 +306,8 @@ impl<const N: usize, const W: usize> Game<N, W> {
         if self.has_stones() {
             return Err(GameError::BoardNotEmpty);
         }
-        let pts = handicap::free_points(self.board.geometry().n(), n).ok_or(GameError::InvalidHandicap)?;
+        let pts = handicap::free_points(self.board.geometry().n(), n)
+            .ok_or(GameError::InvalidHandicap)?;
         let pts: Vec<Point> = pts.into_iter().filter_map(|v| self.point(v)).collect();
         self.place_handicap(&pts)?;
         Ok(pts)

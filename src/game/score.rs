@@ -57,7 +57,9 @@ pub fn tromp_taylor_score<const N: usize, const W: usize>(
 pub fn seki<const N: usize, const W: usize>(board: &Board<N, W>) -> Bitboard<W> {
     // Whether `c` playing the empty point `p` captures something.
     let captures = |c: Color, p: usize| {
-        board.geometry().around(p)
+        board
+            .geometry()
+            .around(p)
             .into_iter()
             .any(|q| board.stones(!c).contains(q) && board.stone_libs(q) == 1)
     };

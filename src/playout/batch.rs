@@ -419,26 +419,32 @@ fn heavy_worker<const N: usize, const W: usize>(
         ..PlayoutConfig::standard(geo.n())
     };
     let mut log = MoveLog::new(cfg.max_moves as usize + 1);
-    run_playouts(job, progress, stop, Board::with_geometry(geo), |board, rng| {
-        log.reset(Color::Black, None);
-        let o = heavy_playout(
-            board,
-            Color::Black,
-            None,
-            &HeavyPlayout {
-                cfg: &cfg,
-                policy: &job.policy,
-                tables: job.tables,
-            },
-            &mut log,
-            rng,
-        );
-        Score {
-            score: o.score,
-            moves: o.moves,
-            capped: o.capped,
-        }
-    })
+    run_playouts(
+        job,
+        progress,
+        stop,
+        Board::with_geometry(geo),
+        |board, rng| {
+            log.reset(Color::Black, None);
+            let o = heavy_playout(
+                board,
+                Color::Black,
+                None,
+                &HeavyPlayout {
+                    cfg: &cfg,
+                    policy: &job.policy,
+                    tables: job.tables,
+                },
+                &mut log,
+                rng,
+            );
+            Score {
+                score: o.score,
+                moves: o.moves,
+                capped: o.capped,
+            }
+        },
+    )
 }
 
 /// The bench loop of one thread: `playout` from the empty board, again and again, in chunks

@@ -102,10 +102,7 @@ impl<const N: usize, const W: usize> Cell<N, W> {
     #[must_use]
     #[inline(always)]
     pub(crate) unsafe fn new_unchecked(layout: Layout<N, W>, m: usize) -> Self {
-        debug_assert!(
-            m < CELLS && layout.on_board(m),
-            "cell {m} is off the board"
-        );
+        debug_assert!(m < CELLS && layout.on_board(m), "cell {m} is off the board");
         Cell(m as u16)
     }
 
@@ -342,6 +339,6 @@ mod tests {
         check::<9, 2>();
         check::<13, 3>();
         check::<19, 6>();
-        assert!(Layout(Geometry::<19, 6>::new().new()).len() <= CELLS);
+        assert!(Layout(Geometry::<19, 6>::new()).len() <= CELLS);
     }
 }

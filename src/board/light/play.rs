@@ -36,9 +36,11 @@ pub(super) fn opaque(mut x: u32) -> u32 {
 /// `board.$arr[$i]` without a bounds check.
 macro_rules! at {
     ($s:ident . $arr:ident [ $i:expr ]) => {
-        // SAFETY: every index used with `at!` is a cell (below `Layout::LEN <= CELLS`): a
-        // `Cell` (an on-board cell) or a neighbour or diagonal of one, a chain id (a stone's
-        // cell, or a cell's own), or an empty-list position below `empty_count <= N * N`.
+        // SAFETY: every index used with `at!` is a cell of the board's own layout (below its
+        // `len() <= CELLS`; the layout is the board's geometry, fixed when the board was made,
+        // so no thread or call can make it disagree with the arrays): a `Cell` (an on-board
+        // cell) or a neighbour or diagonal of one, a chain id (a stone's cell, or a cell's
+        // own), or an empty-list position below `empty_count <= n * n`.
         *unsafe { $s.$arr.get_unchecked_mut(($i) as usize) }
     };
 }
@@ -318,7 +320,9 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             while b != 0 {
                 // SAFETY: the cell's chain id is `r`, a chain of stones, so it holds one of
                 // them (only a stone carries the id of another cell: the board's invariant).
-                let s = unsafe { Cell::new_unchecked(self.layout(), k * 64 + b.trailing_zeros() as usize) };
+                let s = unsafe {
+                    Cell::new_unchecked(self.layout(), k * 64 + b.trailing_zeros() as usize)
+                };
                 self.remove_stone(s, col);
                 b &= b - 1;
             }

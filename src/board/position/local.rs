@@ -235,7 +235,7 @@ mod tests {
     fn at(v: &str) -> usize {
         let x = usize::from(v.as_bytes()[0] - b'a');
         let y = usize::from(v.as_bytes()[1] - b'1');
-        Board9::point(x, y).unwrap().index()
+        Board9::new().point(x, y).unwrap().index()
     }
 
     /// Black's e5-f5 has the liberties e6 and f6; e6 gains none (White d6 and e7), f6 gains f7

@@ -202,7 +202,9 @@ impl<const N: usize, const W: usize> PartialEq for Board<N, W> {
     /// Same side, same stones, same ko ban, same capture counts.
     fn eq(&self, other: &Self) -> bool {
         self.geo == other.geo
-            && self.stones == other.stones && self.ko() == other.ko() && self.captured == other.captured
+            && self.stones == other.stones
+            && self.ko() == other.ko()
+            && self.captured == other.captured
     }
 }
 

@@ -225,7 +225,7 @@ mod tests {
         let x = usize::from(s.as_bytes()[0] - b'a');
         let y = usize::from(s.as_bytes()[1] - b'1');
         let _ = b;
-        Board9::point(x, y).unwrap().index()
+        Board9::new().point(x, y).unwrap().index()
     }
 
     #[test]
@@ -287,7 +287,7 @@ mod tests {
             seed ^= seed >> 7;
             seed ^= seed << 17;
             let (x, y) = ((seed % 9) as usize, ((seed >> 8) % 9) as usize);
-            let p = Board9::point(x, y).unwrap();
+            let p = Board9::new().point(x, y).unwrap();
             if b.play(c, Move::Play(p)).is_ok() {
                 moves.push((c, (x, y)));
                 c = !c;
@@ -300,18 +300,19 @@ mod tests {
                     for &(c, xy) in &moves {
                         let (x, y) = turn_xy(xy, mirror, turns);
                         let c = if swap { !c } else { c };
-                        t.play(c, Move::Play(Board9::point(x, y).unwrap())).unwrap();
+                        t.play(c, Move::Play(Board9::new().point(x, y).unwrap()))
+                            .unwrap();
                     }
                     let mut empties = 0;
                     for x in 0..9 {
                         for y in 0..9 {
-                            let i = Board9::point(x, y).unwrap().index();
+                            let i = Board9::new().point(x, y).unwrap().index();
                             if b.cell_at(i) != 0 {
                                 continue;
                             }
                             empties += 1;
                             let (tx, ty) = turn_xy((x, y), mirror, turns);
-                            let j = Board9::point(tx, ty).unwrap().index();
+                            let j = Board9::new().point(tx, ty).unwrap().index();
                             let mover = if swap { Color::White } else { Color::Black };
                             let here = diamond_code(&b, Color::Black, i);
                             let there = diamond_code(&t, mover, j);

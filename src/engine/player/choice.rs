@@ -178,6 +178,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Geometry;
     use crate::engine::player::{DynamicKomi, Engine, EngineConfig};
     use crate::engine::presets::Preset;
     use crate::game::Vertex;
@@ -238,8 +239,8 @@ mod tests {
         let mut cfg = EngineConfig::default();
         Preset::Tengen.apply(&mut cfg);
         cfg.dynamic_komi = dynamic;
-        let mut e = GoEngine::<N, W>::new(7.5, cfg);
-        let n = self.geo().n() as u8;
+        let mut e = GoEngine::<N, W>::new(Geometry::new(), 7.5, cfg);
+        let n = e.geo().n() as u8;
         for y in 0..n {
             e.play(Color::Black, VertexMove::Play(Vertex { x: n - 3, y }))
                 .unwrap();

@@ -279,7 +279,9 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
     }
 
     fn stone_at(&self, v: Vertex) -> Option<Color> {
-        self.game.point(v).and_then(|p| self.game.board().color_at(p))
+        self.game
+            .point(v)
+            .and_then(|p| self.game.board().color_at(p))
     }
 
     fn empty_points(&self) -> usize {
@@ -341,7 +343,9 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
     }
 
     fn set_free_handicap(&mut self, stones: &[Vertex]) -> Result<(), GameError> {
-        let pts = self.to_points(stones).map_err(|_| GameError::BadVertexList)?;
+        let pts = self
+            .to_points(stones)
+            .map_err(|_| GameError::BadVertexList)?;
         self.game.set_free_handicap(&pts)?;
         self.forget_tree();
         Ok(())

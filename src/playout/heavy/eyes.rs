@@ -96,7 +96,9 @@ fn diagonals_hold<const N: usize, const W: usize>(board: &Board<N, W>, c: Color,
 #[inline(always)]
 fn self_atari<const N: usize, const W: usize>(board: &Board<N, W>, c: Color, i: usize) -> bool {
     let own = cell_of(c.index());
-    board.geometry().around(i)
+    board
+        .geometry()
+        .around(i)
         .into_iter()
         .any(|q| board.cell_at(q) == own)
         && !board.libs_after_at_least_two(c, i)

@@ -328,8 +328,7 @@ impl Mover<'_> {
                 region = grown;
             };
             seen |= region;
-            if !small || region.count() < 3 || board.geometry().neighbours(region).intersects(own)
-            {
+            if !small || region.count() < 3 || board.geometry().neighbours(region).intersects(own) {
                 continue;
             }
             let (mut best, mut most, mut ties) = (0, 0, 0);
