@@ -15,8 +15,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
     /// The point at column `x`, row `y` from the bottom, if on the board.
     #[must_use]
     pub fn point(&self, x: usize, y: usize) -> Option<Point> {
-        (x < self.geo.n() && y < self.geo.n())
-            .then(|| Point::from_index(self.geo.index(x, y)))
+        (x < self.geo.n() && y < self.geo.n()).then(|| Point::from_index(self.geo.index(x, y)))
     }
 
     /// `(x, y)` of a point (column from the left, row from the bottom).
@@ -104,7 +103,17 @@ impl<const N: usize, const W: usize> Board<N, W> {
     /// Mailbox value at bit index `i` (any neighbour or diagonal of an on-board point).
     #[inline(always)]
     pub(super) fn cell(&self, i: usize) -> u8 {
-        self.cell[i.wrapping_add(self.geo.cell_offset()) & (MAILBOX - 1)]
+        self.cell_in(self.geo, i)
+    }
+
+    /// [`Self::cell`], given the board's geometry. A move holds its geometry in a local and
+    /// passes it here: the compiler cannot see that the move's own stores leave `self.geo`
+    /// as it was, and would load it again after each (2-3 % of a shared-path heavy playout's
+    /// instructions, `perf/build.md`).
+    #[inline(always)]
+    pub(super) fn cell_in(&self, geo: Geometry<N, W>, i: usize) -> u8 {
+        debug_assert!(geo == self.geo);
+        self.cell[i.wrapping_add(geo.cell_offset()) & (MAILBOX - 1)]
     }
 
     /// The cells of the four orthogonal neighbours of `i`, in `Geometry::around` order.
@@ -121,7 +130,14 @@ impl<const N: usize, const W: usize> Board<N, W> {
 
     #[inline(always)]
     pub(super) fn set_cell(&mut self, i: usize, v: u8) {
-        self.cell[i.wrapping_add(self.geo.cell_offset()) & (MAILBOX - 1)] = v;
+        self.set_cell_in(self.geo, i, v);
+    }
+
+    /// [`Self::set_cell`], given the board's geometry (see [`Self::cell_in`]).
+    #[inline(always)]
+    pub(super) fn set_cell_in(&mut self, geo: Geometry<N, W>, i: usize, v: u8) {
+        debug_assert!(geo == self.geo);
+        self.cell[i.wrapping_add(geo.cell_offset()) & (MAILBOX - 1)] = v;
     }
 
     /// The colour of the stone on `p`, if any.
@@ -188,9 +204,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
 
     #[inline(always)]
     pub(super) fn set_root(&mut self, i: usize, r: usize) {
-        debug_assert!(
-            self.geo.onboard().contains(i) && self.geo.onboard().contains(r)
-        );
+        debug_assert!(self.geo.onboard().contains(i) && self.geo.onboard().contains(r));
         self.root.as_flattened_mut()[i.min(Self::LAST)] = r as u16;
     }
 
