@@ -673,16 +673,16 @@ fn ko_ban_holds_for_one_move_and_a_pass_lifts_it() {
     let (b, w) = (Color::Black, Color::White);
     step(&mut k, &mut r, b, Some((2, 1)), Ok(()));
     assert_eq!(k.captured(w), 1);
-    assert_eq!(k.ko(), Some((pt(Geometry::<5, 1>::new(), (1, 1)), w)));
+    assert_eq!(k.ko(), Some((pt(k.geometry(), (1, 1)), w)));
     step(&mut k, &mut r, w, Some((1, 1)), Err(IllegalMove::Ko));
     // The ban is White's only: Black may fill the ko point.
-    assert!(k.is_legal(b, pt(Geometry::<5, 1>::new(), (1, 1))));
+    assert!(k.is_legal(b, pt(k.geometry(), (1, 1))));
     // A pass lifts it.
     step(&mut k, &mut r, w, None, Ok(()));
     assert_eq!(k.ko(), None);
     step(&mut k, &mut r, b, Some((4, 4)), Ok(()));
     step(&mut k, &mut r, w, Some((1, 1)), Ok(()));
-    assert_eq!(k.ko(), Some((pt(Geometry::<5, 1>::new(), (2, 1)), b)));
+    assert_eq!(k.ko(), Some((pt(k.geometry(), (2, 1)), b)));
     step(&mut k, &mut r, b, Some((2, 1)), Err(IllegalMove::Ko));
     // Any other move lifts it too.
     step(&mut k, &mut r, b, Some((4, 3)), Ok(()));
@@ -708,11 +708,7 @@ fn capturing_two_stones_is_not_ko() {
     // The lone capturing stone is left with one liberty, but it took two stones.
     step(&mut k, &mut r, b, Some((0, 0)), Ok(()));
     assert_eq!(
-        (
-            k.captured(w),
-            k.ko(),
-            k.liberties(pt(Geometry::<5, 1>::new(), (0, 0)))
-        ),
+        (k.captured(w), k.ko(), k.liberties(pt(k.geometry(), (0, 0)))),
         (2, None, 1)
     );
     step(&mut k, &mut r, w, Some((0, 1)), Ok(()));
@@ -735,11 +731,7 @@ fn capturing_stone_that_joins_a_string_is_not_ko() {
     // Takes one stone and is left with one liberty, but as part of a three-stone string.
     step(&mut k, &mut r, b, Some((1, 0)), Ok(()));
     assert_eq!(
-        (
-            k.captured(w),
-            k.ko(),
-            k.liberties(pt(Geometry::<5, 1>::new(), (1, 0)))
-        ),
+        (k.captured(w), k.ko(), k.liberties(pt(k.geometry(), (1, 0)))),
         (1, None, 1)
     );
     step(&mut k, &mut r, w, Some((0, 0)), Ok(()));
@@ -763,14 +755,12 @@ fn single_and_multi_stone_suicide_are_illegal() {
     step(&mut k, &mut r, b, Some((2, 3)), Err(IllegalMove::Suicide));
     assert!(!k
         .non_suicide_mask(b)
-        .contains(pt(Geometry::<5, 1>::new(), (2, 3)).index()));
-    assert!(!k
-        .candidates(b)
-        .contains(pt(Geometry::<5, 1>::new(), (0, 4)).index()));
+        .contains(pt(k.geometry(), (2, 3)).index()));
+    assert!(!k.candidates(b).contains(pt(k.geometry(), (0, 4)).index()));
     step(&mut k, &mut r, b, Some((4, 0)), Ok(()));
     // White's own eye: legal, but not a candidate.
-    assert!(k.is_legal(w, pt(Geometry::<5, 1>::new(), (0, 4))));
-    assert!(!k.is_candidate(w, pt(Geometry::<5, 1>::new(), (0, 4))));
+    assert!(k.is_legal(w, pt(k.geometry(), (0, 4))));
+    assert!(!k.is_candidate(w, pt(k.geometry(), (0, 4))));
     // White filling (2, 3) captures the black stone, joining strings: legal, no ko.
     step(&mut k, &mut r, w, Some((2, 3)), Ok(()));
     assert_eq!((k.captured(b), k.ko()), (1, None));
@@ -951,20 +941,18 @@ fn eyelike_points_follow_the_diagonal_rule() {
         let ctx = format!("{rows:?} {c} at {p:?}");
         assert_eq!(r.is_eyelike(*c, *p), *want, "reference: {ctx}");
         assert_eq!(
-            k.is_eyelike(*c, pt(Geometry::<5, 1>::new(), *p)),
+            k.is_eyelike(*c, pt(k.geometry(), *p)),
             *want,
             "kernel: {ctx}"
         );
         assert_eq!(
-            k.eyelike_mask(*c)
-                .contains(pt(Geometry::<5, 1>::new(), *p).index()),
+            k.eyelike_mask(*c).contains(pt(k.geometry(), *p).index()),
             *want,
             "mask: {ctx}"
         );
         let candidate = !*want && r.is_legal(*c, *p);
         assert_eq!(
-            k.candidates(*c)
-                .contains(pt(Geometry::<5, 1>::new(), *p).index()),
+            k.candidates(*c).contains(pt(k.geometry(), *p).index()),
             candidate,
             "candidates: {ctx}"
         );

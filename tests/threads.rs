@@ -13,7 +13,7 @@ use common::{assert_same, assert_same_light, kernel_error, pt};
 use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg32;
 use tengen::board::{with_size, Board, BoardSize, Color, Geometry, LightBoard, Move, SizeTask};
-use tengen::playout::{light_playout, PlayoutConfig};
+use tengen::playout::{light_playout, Outcome, PlayoutConfig};
 
 /// Plays `moves` move attempts of seeded random games (mostly the reference's candidates,
 /// now and then any point, so that suicide, ko and occupied points are refused too) on the
@@ -88,28 +88,22 @@ impl SizeTask for Handoff {
         let worker = std::thread::spawn(move || {
             let end = play_checked(exact, light, seed, moves);
             let mut there = end.clone();
-            let cfg = PlayoutConfig::standard(geo.n());
-            let out = light_playout(
-                &mut there,
-                Color::Black,
-                &cfg,
-                &mut Pcg32::seed_from_u64(seed),
-            );
+            let out = replay(&mut there, seed);
             (end, there, out)
         });
         let (end, there, out) = worker.join().expect("the worker thread");
         let mut here = end.clone();
-        let cfg = PlayoutConfig::standard(geo.n());
-        let again = light_playout(
-            &mut here,
-            Color::Black,
-            &cfg,
-            &mut Pcg32::seed_from_u64(seed),
-        );
+        let again = replay(&mut here, seed);
         assert_eq!(out, again, "{0}x{0}: a playout on another thread", geo.n());
         assert!(here == there && here.hash() == there.hash());
         here.verify().expect("a consistent board");
     }
+}
+
+/// A light playout from `board`'s position, Black to move, seeded with `seed`.
+fn replay<const N: usize, const W: usize>(board: &mut LightBoard<N, W>, seed: u64) -> Outcome<W> {
+    let cfg = PlayoutConfig::standard(board.geometry().n());
+    light_playout(board, Color::Black, &cfg, &mut Pcg32::seed_from_u64(seed))
 }
 
 /// Runs [`Handoff`] for `sizes`, spread over `threads` plain threads that run at once: thread

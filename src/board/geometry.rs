@@ -81,6 +81,8 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     /// shared path takes its geometry from a board or from [`Self::of`] instead: this one
     /// does not compile for `N = 0`.
     #[must_use]
+    // No `Default`: a geometry of the shared path has no default side.
+    #[allow(clippy::new_without_default)]
     pub const fn new() -> Self {
         const { assert!(N != 0, "the shared path's side comes from a BoardSize") };
         #[allow(clippy::let_unit_value)]

@@ -340,6 +340,8 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         // position).
         let mut hash = 0;
         let keys = &LIGHT.keys[slot(self.geo.n())];
+        // One index for the cells and both colours' keys.
+        #[allow(clippy::needless_range_loop)]
         for m in 0..self.layout().len() {
             let v = self.content(m);
             let black = u64::from(v == layout::BLACK).wrapping_neg();
