@@ -1,14 +1,22 @@
 //! Arbitrary bytes as lines of the JSON analysis protocol: every line is answered with a
 //! request, or an error that is itself JSON, without panicking; an accepted query keeps within
-//! the protocol's bounds.
+//! the protocol's bounds. Every line is also read as a KataGo rules name or object: rules read
+//! are written back (`kata-get-rules`) as the same rules, and a query under territory rules is
+//! answered with a warning on `rules`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use tengen::analysis::protocol::{self, Request, MAX_MOVES, MAX_RULES, MAX_VISITS};
+use tengen::game::Rules;
 
 fuzz_target!(|data: &[u8]| {
     for line in data.split(|&b| b == b'\n') {
-        let (request, warnings) = protocol::parse(&String::from_utf8_lossy(line));
+        let text = String::from_utf8_lossy(line);
+        match Rules::parse_text(&text) {
+            Ok(r) => assert_eq!(Rules::parse_text(&r.to_json()), Ok(r)),
+            Err(e) => assert!(!e.field.is_empty() && !e.message.is_empty()),
+        }
+        let (request, warnings) = protocol::parse(&text);
         for w in &warnings {
             assert!(w["warning"].is_string() && w["field"].is_string());
         }
@@ -29,6 +37,10 @@ fuzz_target!(|data: &[u8]| {
                 assert!(q.max_visits.is_none_or(|v| (1..=MAX_VISITS).contains(&v)));
                 assert!(q.rules.len() <= 2 * MAX_RULES);
                 assert!(q.komi.is_finite());
+                if q.territory {
+                    assert!(warnings.iter().any(|w| w["field"] == "rules"));
+                }
+                assert_eq!(Rules::parse_text(&q.game_rules.to_json()), Ok(q.game_rules));
                 for t in &q.turns {
                     let _ = q.to_move(*t);
                 }

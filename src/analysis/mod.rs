@@ -15,7 +15,7 @@
 pub mod protocol;
 pub mod response;
 
-use crate::engine::player::{new_engine, Engine, EngineConfig, Watch};
+use crate::engine::player::{new_engine, AnalyzeOptions, Engine, EngineConfig, Watch};
 use crate::engine::Limits;
 use crate::gtp::line::{read_line, Line};
 use protocol::{BadRequest, Query, Request};
@@ -156,6 +156,7 @@ fn answer<W: Write>(
             .contains(&q.id)
     };
     let mut engine = new_engine(q.size, q.komi, settings.config);
+    engine.set_rules(q.game_rules);
     if let Err(bad) = set_up(engine.as_mut(), q, q.moves.len()) {
         return out.send(&bad.to_json());
     }
@@ -189,9 +190,16 @@ fn answer<W: Write>(
             sync: None,
         };
         engine.set_move_rules(&q.rules);
-        let a = engine.analyze(c, &limits, Some(watch));
+        let opts = AnalyzeOptions {
+            move_ownership: q.moves_ownership,
+        };
+        let a = engine.analyze(c, &limits, opts, Some(watch));
         engine.set_move_rules(&[]);
-        out.send(&response::turn(&q.id, t, &a, q.ownership))?;
+        let extras = response::Extras {
+            ownership: q.ownership,
+            moves_ownership: q.moves_ownership,
+        };
+        out.send(&response::turn(&q.id, t, &a, extras))?;
     }
     Ok(())
 }
@@ -216,7 +224,7 @@ fn set_up(engine: &mut dyn Engine, q: &Query, t: usize) -> Result<(), BadRequest
         .map_err(|e| bad("initialStones", format!("cannot set up the stones: {e}")))?;
     for (k, &(c, m)) in q.moves[..t].iter().enumerate() {
         engine
-            .play(c, m)
+            .play_recorded(c, m)
             .map_err(|e| bad("moves", format!("moves[{k}] ({} {m}): {e}", c.letter())))?;
     }
     Ok(())

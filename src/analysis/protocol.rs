@@ -7,7 +7,7 @@
 
 use crate::board::{BoardSize, Color};
 use crate::engine::{MoveRule, RuleKind};
-use crate::game::{Vertex, VertexMove};
+use crate::game::{Rules, Vertex, VertexMove};
 use crate::values;
 use serde_json::{json, Map, Value};
 
@@ -24,6 +24,11 @@ pub const MAX_RULES: usize = 16;
 /// Komi when a request gives none (the usual komi of area scoring).
 pub const DEFAULT_KOMI: f32 = 7.5;
 
+/// The warning of a query under territory rules, which tengen answers scored by area.
+pub const TERRITORY: &str = "territory scoring is not played: tengen answers scored by area \
+                             (Chinese rules: stones and empty points surrounded), so the score \
+                             leads count area, not territory";
+
 /// Fields read and used.
 const USED: &[&str] = &[
     "id",
@@ -39,6 +44,7 @@ const USED: &[&str] = &[
     "maxVisits",
     "analyzeTurns",
     "includeOwnership",
+    "includeMovesOwnership",
     "allowMoves",
     "avoidMoves",
 ];
@@ -59,8 +65,15 @@ pub struct Query {
     /// Visits per turn, if the request sets them.
     pub max_visits: Option<u64>,
     pub ownership: bool,
+    /// `includeMovesOwnership`: each move's ownership too.
+    pub moves_ownership: bool,
     /// `allowMoves` and `avoidMoves`.
     pub rules: Vec<MoveRule>,
+    /// The rules tengen plays the query under (`rules`).
+    pub game_rules: Rules,
+    /// Whether the query asked for territory scoring, answered under area scoring (a warning
+    /// says so).
+    pub territory: bool,
 }
 
 impl Query {
@@ -154,12 +167,18 @@ pub fn parse(line: &str) -> (Result<Request, BadRequest>, Vec<Value>) {
             return (Err(bad), Vec::new());
         }
     };
-    let warnings = m
+    let mut warnings: Vec<Value> = m
         .keys()
         .filter(|k| !USED.contains(&k.as_str()))
         .map(|k| json!({"id": id, "field": k, "warning": "unused field: tengen ignores it"}))
         .collect();
-    (Fields { m: &m, id: &id }.request(), warnings)
+    let request = Fields { m: &m, id: &id }.request();
+    if let Ok(Request::Query(q)) = &request {
+        if q.territory {
+            warnings.push(json!({"id": id, "field": "rules", "warning": TERRITORY}));
+        }
+    }
+    (request, warnings)
 }
 
 /// The fields of one request, read with errors that name them.
@@ -212,7 +231,7 @@ impl Fields<'_> {
                     )
                 })?,
         };
-        self.rules_name()?;
+        let (rules_played, territory) = self.rules()?;
         let moves = self.moves("moves", n, MAX_MOVES, true)?;
         let initial = self
             .moves("initialStones", n, n * n, false)?
@@ -243,13 +262,8 @@ impl Fields<'_> {
                     })?,
             ),
         };
-        let ownership = match self.m.get("includeOwnership") {
-            None => false,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => {
-                return Err(self.bad("includeOwnership", "includeOwnership must be true or false"))
-            }
-        };
+        let ownership = self.flag("includeOwnership")?;
+        let moves_ownership = self.flag("includeMovesOwnership")?;
         let mut rules = self.move_rules("allowMoves", RuleKind::Allow, n)?;
         if rules.len() > 1 {
             return Err(self.bad("allowMoves", "at most one allowMoves entry is supported"));
@@ -265,8 +279,20 @@ impl Fields<'_> {
             turns,
             max_visits,
             ownership,
+            moves_ownership,
             rules,
+            game_rules: rules_played,
+            territory,
         })
+    }
+
+    /// A true-or-false field, false when missing.
+    fn flag(&self, field: &str) -> Result<bool, BadRequest> {
+        match self.m.get(field) {
+            None => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(_) => Err(self.bad(field, format!("{field} must be true or false"))),
+        }
     }
 
     fn size(&self) -> Result<BoardSize, BadRequest> {
@@ -294,14 +320,31 @@ impl Fields<'_> {
             })
     }
 
-    fn rules_name(&self) -> Result<(), BadRequest> {
-        const AREA: &str = "tengen scores by area under Chinese rules only (positional \
-                            superko, no suicide): give \"chinese\"";
-        match self.m.get("rules") {
-            None => Ok(()),
-            Some(Value::String(r)) if r.eq_ignore_ascii_case("chinese") => Ok(()),
-            Some(Value::String(r)) => Err(self.bad("rules", format!("rules {r:?}: {AREA}"))),
-            Some(_) => Err(self.bad("rules", format!("rules must be a name: {AREA}"))),
+    /// `rules`: a KataGo name or object ([`Rules::from_json`]; Chinese when missing). Territory
+    /// rules (`japanese`, `korean`, or an object with `"scoring": "TERRITORY"` and otherwise
+    /// playable fields) are answered, scored by area under Chinese rules: the second value says
+    /// so, for the warning.
+    fn rules(&self) -> Result<(Rules, bool), BadRequest> {
+        let Some(v) = self.m.get("rules") else {
+            return Ok((Rules::CHINESE, false));
+        };
+        match Rules::from_json(v) {
+            Ok(r) => Ok((r, false)),
+            Err(e) if e.is_scoring() => {
+                // The same rules with area scoring (and the territory rules' taxes set aside):
+                // what tengen answers with.
+                let mut area = v.clone();
+                if let Value::Object(m) = &mut area {
+                    m.remove("scoring");
+                    m.remove("tax");
+                }
+                match area {
+                    Value::Object(m) => Rules::from_object(&m).map(|r| (r, true)),
+                    _ => Ok((Rules::CHINESE, true)),
+                }
+                .map_err(|e| self.bad("rules", format!("rules: {e}")))
+            }
+            Err(e) => Err(self.bad("rules", format!("rules: {e}"))),
         }
     }
 

@@ -1,8 +1,10 @@
 //! The answers of the JSON analysis protocol: one turn's search as a JSON object.
 //!
-//! Win rates and score leads are given from Black's side (as KataGo reports them with
-//! `reportAnalysisWinratesAs = BLACK`), ownership from Black's side too, row by row from the
-//! top-left point. tengen has no policy network: `prior` is the same for every move searched.
+//! The figures are [`Analysis`]'s (defined there, documented in the README's analysis
+//! section), given from Black's side (as KataGo reports them with `reportAnalysisWinratesAs =
+//! BLACK`): win rates, score leads and score means; ownership from Black's side too, row by row
+//! from the top-left point. A move with no playout of its own is left out. tengen has no policy
+//! network: `prior` is the same for every move searched.
 
 use crate::board::Color;
 use crate::engine::player::Analysis;
@@ -22,10 +24,19 @@ fn num(x: f32) -> Value {
     json!((f64::from(x) * 1e6).round() / 1e6)
 }
 
+/// What an answer holds besides the figures every answer has.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Extras {
+    /// The position's ownership (`includeOwnership`).
+    pub ownership: bool,
+    /// Each move's ownership (`includeMovesOwnership`).
+    pub moves_ownership: bool,
+}
+
 /// The answer for turn `turn` of query `id`, from the search `a` (the prior of each move is one
 /// over the number of moves searched).
 #[must_use]
-pub fn turn(id: &str, turn: usize, a: &Analysis, ownership: bool) -> Value {
+pub fn turn(id: &str, turn: usize, a: &Analysis, extras: Extras) -> Value {
     let c = a.to_move;
     let win = |w: f32| num(blacks(c, w, |w| 1.0 - w));
     let lead = |s: f32| num(blacks(c, s, |s| -s));
@@ -40,15 +51,19 @@ pub fn turn(id: &str, turn: usize, a: &Analysis, ownership: bool) -> Value {
             o.insert("move".into(), m.mv.to_string().into());
             o.insert("visits".into(), m.visits.into());
             o.insert("winrate".into(), win(m.winrate));
-            // A move without a score sample of its own gets the position's.
-            if let Some(s) = m.score_lead.or(a.score_lead) {
+            if let Some(s) = m.score_lead {
                 o.insert("scoreLead".into(), lead(s));
+            }
+            if let Some(s) = m.score_mean {
                 o.insert("scoreMean".into(), lead(s));
             }
             o.insert("prior".into(), prior.clone());
             o.insert("order".into(), order.into());
             let pv: Vec<String> = m.pv.iter().map(ToString::to_string).collect();
             o.insert("pv".into(), pv.into());
+            if extras.moves_ownership {
+                o.insert("ownership".into(), grid(&m.ownership, a.size));
+            }
             Value::Object(o)
         })
         .collect();
@@ -57,6 +72,8 @@ pub fn turn(id: &str, turn: usize, a: &Analysis, ownership: bool) -> Value {
     root.insert("winrate".into(), win(a.winrate));
     if let Some(s) = a.score_lead {
         root.insert("scoreLead".into(), lead(s));
+    }
+    if let Some(s) = a.score_mean {
         root.insert("scoreMean".into(), lead(s));
     }
     root.insert("currentPlayer".into(), c.letter().to_string().into());
@@ -66,11 +83,20 @@ pub fn turn(id: &str, turn: usize, a: &Analysis, ownership: bool) -> Value {
     out.insert("turnNumber".into(), turn.into());
     out.insert("moveInfos".into(), infos.into());
     out.insert("rootInfo".into(), Value::Object(root));
-    if ownership {
-        let own: Vec<Value> = a.ownership.iter().map(|&o| num(o)).collect();
-        out.insert("ownership".into(), own.into());
+    if extras.ownership {
+        out.insert("ownership".into(), grid(&a.ownership, a.size));
     }
     Value::Object(out)
+}
+
+/// An ownership grid of a `size x size` board (zeros where the search has none).
+fn grid(ownership: &[f32], size: usize) -> Value {
+    let own: Vec<Value> = if ownership.len() == size * size {
+        ownership.iter().map(|&o| num(o)).collect()
+    } else {
+        vec![num(0.0); size * size]
+    };
+    own.into()
 }
 
 /// The answer for a turn a `terminate` dropped before its search.

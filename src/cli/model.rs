@@ -233,7 +233,7 @@ impl SizeTask for Replay<'_> {
 
     fn run<const N: usize, const W: usize>(self, geo: Geometry<N, W>) -> Self::Output {
         let rec = self.0;
-        if rec.setup.0.iter().any(|s| !s.is_empty()) {
+        if rec.setup.0.iter().any(|s| !s.is_empty()) || !rec.edits.is_empty() {
             bail!("a record with setup stones (handicap) is not used");
         }
         let mut game = Game::with_geometry(geo, rec.komi.unwrap_or(7.5));
@@ -249,7 +249,7 @@ impl SizeTask for Replay<'_> {
                 }
             }
             let m = game.to_board_move(mv).map_err(|e| anyhow::anyhow!("{e}"))?;
-            game.play(c, m)
+            game.play_recorded(c, m)
                 .map_err(|e| anyhow::anyhow!("move {} ({c:?} {mv}): {e}", n + 1))?;
             second_last = last;
             last = match m {

@@ -10,7 +10,7 @@
 use super::wire::{self, Op, Position};
 use super::{receive_polling, world, MergeOptions, TAG_DELTAS, TAG_MERGE, TAG_OP, TAG_TOTALS};
 use crate::board::{BoardSize, Color};
-use crate::engine::player::{new_engine, Analysis, Engine, EngineConfig, Watch};
+use crate::engine::player::{new_engine, Analysis, AnalyzeOptions, Engine, EngineConfig, Watch};
 use crate::engine::Limits;
 use crate::mcts::share::{Counts, Ledger, Path};
 use crate::mcts::tree::Tree;
@@ -181,7 +181,12 @@ pub fn run(
             time: None,
             early_stop: false,
         };
-        engine.analyze(p.to_search, &unlimited, Some(watch));
+        engine.analyze(
+            p.to_search,
+            &unlimited,
+            AnalyzeOptions::default(),
+            Some(watch),
+        );
         if let Some(e) = sync.error {
             return Err(e);
         }

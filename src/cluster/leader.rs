@@ -22,7 +22,8 @@ use super::wire::{self, Op, Position};
 use super::{world, MergeOptions, TAG_DELTAS, TAG_MERGE, TAG_OP, TAG_TOTALS};
 use crate::board::{BoardSize, ByColor, Color};
 use crate::engine::player::{
-    new_engine, Analysis, Decision, Engine, EngineConfig, GenmoveOptions, StoneStatus, Watch,
+    new_engine, Analysis, AnalyzeOptions, Decision, Engine, EngineConfig, GenmoveOptions,
+    StoneStatus, Watch,
 };
 use crate::engine::{Limits, MoveRule};
 use crate::game::{GameError, Vertex, VertexMove};
@@ -340,6 +341,12 @@ impl Engine for ClusterEngine {
     fn set_komi(&mut self, komi: f32) {
         self.inner.set_komi(komi);
     }
+    fn rules(&self) -> crate::game::Rules {
+        self.inner.rules()
+    }
+    fn set_rules(&mut self, rules: crate::game::Rules) {
+        self.inner.set_rules(rules);
+    }
     fn config(&self) -> &EngineConfig {
         self.inner.config()
     }
@@ -375,6 +382,9 @@ impl Engine for ClusterEngine {
     }
     fn play(&mut self, c: Color, m: VertexMove) -> Result<(), GameError> {
         self.inner.play(c, m)
+    }
+    fn play_recorded(&mut self, c: Color, m: VertexMove) -> Result<(), GameError> {
+        self.inner.play_recorded(c, m)
     }
     fn check(&self, c: Color, m: VertexMove) -> Result<(), GameError> {
         self.inner.check(c, m)
@@ -432,8 +442,14 @@ impl Engine for ClusterEngine {
         self.inner.set_move_rules(rules);
     }
 
-    fn analyze(&mut self, c: Color, limits: &Limits, watch: Option<Watch<'_>>) -> Analysis {
-        self.with_cluster(c, watch, |e, w| e.analyze(c, limits, Some(w)))
+    fn analyze(
+        &mut self,
+        c: Color,
+        limits: &Limits,
+        opts: AnalyzeOptions,
+        watch: Option<Watch<'_>>,
+    ) -> Analysis {
+        self.with_cluster(c, watch, |e, w| e.analyze(c, limits, opts, Some(w)))
     }
 
     fn final_score(&mut self) -> f32 {

@@ -326,6 +326,12 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         self.board.geometry().n()
     }
 
+    /// Area scoring: at most every point for one colour, less the komi.
+    fn score_range(&self) -> (f32, f32) {
+        let points = self.board.geometry().area() as f32;
+        (-points - self.cfg.komi, points - self.cfg.komi)
+    }
+
     /// The board's Zobrist hash (the XOR of `Geometry::key` over the stones) with keys for
     /// the side to move, the pass count (capped at 2) and the simple-ko point, so that equal
     /// hashes mean the same moves and results; komi is not part of it.

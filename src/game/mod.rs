@@ -8,10 +8,12 @@
 //! moves from the setup position, so the game never stores boards per move.
 
 pub mod handicap;
+pub mod rules;
 pub mod score;
 pub mod sphere;
 pub mod vertex;
 
+pub use rules::{HandicapBonus, Rules, RulesError};
 pub use score::{format_score, tromp_taylor_area, tromp_taylor_score};
 pub use vertex::{BadVertex, Vertex, VertexMove};
 
@@ -51,11 +53,17 @@ pub struct Game<const N: usize, const W: usize> {
     handicap: usize,
     to_move: Color,
     komi: f32,
+    /// The rules' one variable: White's handicap bonus (see [`rules`]).
+    rules: Rules,
     /// Moves since the setup position, in order.
     moves: Vec<(Color, Move)>,
     /// Stone hashes of the setup position and of the position after each move (`moves.len() + 1`
     /// entries).
     hashes: Vec<u64>,
+    /// The first entry of `hashes` superko compares with: 0, or the position a recorded
+    /// repetition made ([`Game::play_recorded`]): a record is replayed as it was played, and
+    /// superko applies to the moves after it.
+    superko_from: usize,
 }
 
 impl<const N: usize, const W: usize> Game<N, W> {
@@ -71,19 +79,38 @@ impl<const N: usize, const W: usize> Game<N, W> {
         let board = Board::with_geometry(geo);
         Self {
             hashes: vec![board.hash()],
+            superko_from: 0,
             setup: board.clone(),
             board,
             setup_to_move: Color::Black,
             handicap: 0,
             to_move: Color::Black,
             komi,
+            rules: Rules::CHINESE,
             moves: Vec::new(),
         }
     }
 
-    /// Empties the board and forgets the history and handicap; komi stays.
+    /// Empties the board and forgets the history and handicap; komi and rules stay.
     pub fn clear(&mut self) {
+        let rules = self.rules;
         *self = Self::with_geometry(self.board.geometry(), self.komi);
+        self.rules = rules;
+    }
+
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.rules = rules;
+    }
+
+    /// The komi the game is scored with: komi plus White's handicap bonus under the rules.
+    #[must_use]
+    pub fn scoring_komi(&self) -> f32 {
+        self.komi + self.rules.handicap_bonus.points(self.handicap)
     }
 
     /// The current position.
@@ -143,7 +170,7 @@ impl<const N: usize, const W: usize> Game<N, W> {
     /// Whether the stone hash `h` is the one of a position already seen in this game.
     #[must_use]
     pub fn seen(&self, h: u64) -> bool {
-        self.hashes.contains(&h)
+        self.hashes[self.superko_from.min(self.hashes.len())..].contains(&h)
     }
 
     // ----- coordinates -----
@@ -233,12 +260,44 @@ impl<const N: usize, const W: usize> Game<N, W> {
         Ok(())
     }
 
+    /// Plays a move of a game record, as it was played: legal on the board (an empty point,
+    /// not suicide, not the simple-ko recapture), but a repetition of an earlier position is
+    /// accepted (records of rules without superko play cycles out). Positional superko then
+    /// applies from the repeated position on.
+    pub fn play_recorded(&mut self, c: Color, mv: Move) -> Result<(), GameError> {
+        match self.after(c, mv) {
+            Err(GameError::Superko) => {
+                let mut b = self.board.clone();
+                b.play(c, mv)?;
+                self.board = b;
+                self.moves.push((c, mv));
+                self.superko_from = self.hashes.len();
+                self.hashes.push(self.board.hash());
+                self.to_move = !c;
+                Ok(())
+            }
+            Err(e) => Err(e),
+            Ok(_) => self.play(c, mv),
+        }
+    }
+
     /// Takes back the last move.
     pub fn undo(&mut self) -> Result<(), GameError> {
         if self.moves.pop().is_none() {
             return Err(GameError::CannotUndo);
         }
         self.hashes.pop();
+        if self.superko_from >= self.hashes.len() {
+            // The repetition taken back: superko starts after the one before it, if any.
+            self.superko_from = 0;
+            for k in 1..self.hashes.len() {
+                // A pass repeats the position by definition: no superko there.
+                let played = self.moves[k - 1].1 != Move::Pass;
+                if played && self.hashes[self.superko_from..k].contains(&self.hashes[k]) {
+                    self.superko_from = k;
+                }
+            }
+        }
         let mut b = self.setup.clone();
         for &(c, mv) in &self.moves {
             match mv {
@@ -253,7 +312,9 @@ impl<const N: usize, const W: usize> Game<N, W> {
 
     // ----- setup and handicap -----
 
-    /// Replaces the whole game by a setup position (no moves) with `to_move` to play.
+    /// Replaces the whole game by a setup position (no moves) with `to_move` to play. Black
+    /// stones alone, two or more, with White to play are a handicap (as handicap games are set
+    /// up); any other setup has none.
     pub fn set_position(
         &mut self,
         black: Bitboard<W>,
@@ -263,14 +324,20 @@ impl<const N: usize, const W: usize> Game<N, W> {
         let board = Board::from_stones(self.board.geometry(), black, white)?;
         *self = Self {
             hashes: vec![board.hash()],
+            superko_from: 0,
             setup: board.clone(),
             board,
             setup_to_move: to_move,
             handicap: 0,
             to_move,
             komi: self.komi,
+            rules: self.rules,
             moves: Vec::new(),
         };
+        let stones = black.count() as usize;
+        if white.is_empty() && stones >= 2 && to_move == Color::White {
+            self.handicap = stones;
+        }
         Ok(())
     }
 
@@ -334,16 +401,18 @@ impl<const N: usize, const W: usize> Game<N, W> {
 
     // ----- scoring -----
 
-    /// Area score from Black's side, komi included, counting every stone on the board as alive.
+    /// Area score from Black's side, komi and handicap bonus included ([`Self::scoring_komi`]),
+    /// counting every stone on the board as alive.
     #[must_use]
     pub fn tromp_taylor_score(&self) -> f32 {
-        tromp_taylor_score(&self.board, Bitboard::EMPTY, self.komi)
+        tromp_taylor_score(&self.board, Bitboard::EMPTY, self.scoring_komi())
     }
 
-    /// Area score from Black's side, komi included, with the stones in `dead` removed.
+    /// Area score from Black's side, komi and handicap bonus included, with the stones in
+    /// `dead` removed.
     #[must_use]
     pub fn score_with_dead(&self, dead: Bitboard<W>) -> f32 {
-        tromp_taylor_score(&self.board, dead, self.komi)
+        tromp_taylor_score(&self.board, dead, self.scoring_komi())
     }
 }
 
@@ -476,5 +545,43 @@ mod tests {
             G::new(0.0).to_board_move(VertexMove::Play(Vertex::new(9, 0))),
             Err(GameError::OffBoard)
         );
+    }
+
+    /// A record's repetition is replayed as played (issue 66, item 7): a ko retaken after two
+    /// passes repeats the position before the first capture. `play` refuses it, `play_recorded`
+    /// plays it, and superko then applies from the repeated position on; undo restores it.
+    #[test]
+    fn a_recorded_repetition_is_replayed() {
+        let mut g = G::new(7.5);
+        // Black A2 B3 B1, White C3 C1 D2 B2: Black C2 takes the ko.
+        play_all(
+            &mut g,
+            &[
+                "A2", "C3", "B3", "C1", "B1", "D2", "J9", "B2", "C2", "pass", "pass",
+            ],
+        );
+        assert_eq!(g.play(Color::White, mv("B2")), Err(GameError::Superko));
+        g.play_recorded(Color::White, mv("B2")).unwrap();
+        assert_eq!(g.board().color_at(mv_point("C2")), None);
+        // From the repeated position on: Black retaking at once is the simple ko.
+        assert!(g.play_recorded(Color::Black, mv("C2")).is_err());
+        g.play(Color::Black, mv("E5")).unwrap();
+        g.play(Color::White, mv("G7")).unwrap();
+        // Play goes on under superko.
+        g.play(Color::Black, mv("C2")).unwrap();
+        for _ in 0..3 {
+            g.undo().unwrap();
+        }
+        assert_eq!(g.superko_from, g.hashes.len() - 1);
+        g.undo().unwrap();
+        assert_eq!(g.superko_from, 0, "the repetition taken back");
+        assert_eq!(g.play(Color::White, mv("B2")), Err(GameError::Superko));
+    }
+
+    fn mv_point(s: &str) -> Point {
+        match mv(s) {
+            Move::Play(p) => p,
+            Move::Pass => unreachable!(),
+        }
     }
 }

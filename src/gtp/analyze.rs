@@ -26,12 +26,13 @@ fn pv_text(m: &MoveInfo) -> String {
     v.join(" ")
 }
 
-/// KataGo's score fields for a mean score lead, `extra` between them; nothing without a score
-/// (never a made-up 0).
-fn score_fields(lead: Option<f32>, extra: &str) -> String {
-    lead.map_or(String::new(), |l| {
-        format!(" scoreMean {l:.2}{extra} scoreLead {l:.2}")
-    })
+/// KataGo's score fields for a score mean and a score lead (see [`Analysis`]), `extra` between
+/// them; nothing without a score (never a made-up 0).
+fn score_fields(mean: Option<f32>, lead: Option<f32>, extra: &str) -> String {
+    match (mean, lead) {
+        (Some(m), Some(l)) => format!(" scoreMean {m:.2}{extra} scoreLead {l:.2}"),
+        _ => String::new(),
+    }
 }
 
 /// What an analysis line holds besides the dialect's `info` fields (the analysis commands'
@@ -97,7 +98,11 @@ pub fn info_line(a: &Analysis, f: &InfoFormat) -> String {
             Dialect::Kata { .. } => {
                 // A move without a score of its own (no playout through it yet) gets the
                 // position's.
-                let score = score_fields(m.score_lead.or(a.score_lead), " scoreStdev 0");
+                let score = score_fields(
+                    m.score_mean.or(a.score_mean),
+                    m.score_lead.or(a.score_lead),
+                    " scoreStdev 0",
+                );
                 format!(
                     "info move {} visits {} utility {:.4} winrate {:.4}{score} prior {prior:.4} \
                      lcb {:.4} order {order} pv {}",
@@ -124,7 +129,7 @@ pub fn info_line(a: &Analysis, f: &InfoFormat) -> String {
             a.root_visits,
             2.0 * a.winrate - 1.0,
             a.winrate,
-            score_fields(a.score_lead, "")
+            score_fields(a.score_mean, a.score_lead, "")
         ));
     }
     if let Dialect::Kata { ownership: true } = f.dialect {
@@ -212,7 +217,7 @@ pub fn summary(a: &Analysis, played: &str, threads: usize) -> String {
     if let Some(l) = a.score_lead {
         let _ = write!(s, ", score lead {l:+.1}");
     }
-    let reused = u64::from(a.root_visits).saturating_sub(a.playouts);
+    let reused = u64::from(a.tree_visits).saturating_sub(a.playouts);
     if reused > 0 {
         let _ = write!(s, ", {reused} visits reused");
     }
@@ -248,6 +253,8 @@ mod tests {
                 visits,
                 winrate: 0.5,
                 score_lead: Some(1.0),
+                score_mean: Some(1.0),
+                ownership: Vec::new(),
                 amaf_winrate: 0.5,
                 amaf_visits: 0,
                 pv,
@@ -260,6 +267,7 @@ mod tests {
             elapsed: Duration::from_secs(1),
             nodes: 10,
             root_visits: 30,
+            tree_visits: 30,
             moves: vec![
                 info(mv(4, 4), 20, vec![mv(4, 4), mv(3, 3)], vec![20, 7]),
                 info(mv(2, 2), 10, vec![mv(2, 2)], vec![10]),
@@ -267,6 +275,7 @@ mod tests {
             ],
             winrate: 0.5,
             score_lead: Some(1.0),
+            score_mean: Some(1.0),
             ownership: Vec::new(),
             stop: None,
         }
@@ -310,7 +319,9 @@ mod tests {
     fn a_move_without_a_score_never_shows_zero() {
         let mut a = analysis();
         a.moves[1].score_lead = None;
+        a.moves[1].score_mean = None;
         a.score_lead = Some(-3.5);
+        a.score_mean = Some(-3.5);
         let mut f = InfoFormat::plain(Dialect::Kata { ownership: false });
         f.root_info = true;
         let line = info_line(&a, &f);
@@ -325,6 +336,7 @@ mod tests {
         );
         // Nothing known at all: no score fields, not a 0.
         a.score_lead = None;
+        a.score_mean = None;
         let line = info_line(&a, &f);
         assert!(
             line.contains("info move C3 visits 10 utility 0.0000 winrate 0.5000 prior "),

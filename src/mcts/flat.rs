@@ -377,6 +377,7 @@ impl<G: SearchGame> Flat<'_, G> {
                     score: (c.direct.n > 0).then(|| (c.black_score / c.direct.n as f64) as f32),
                     pv,
                     pv_visits,
+                    figures: None,
                 };
                 (c.pruned, e.value, info)
             })
@@ -398,6 +399,7 @@ impl<G: SearchGame> Flat<'_, G> {
             children: rows.into_iter().map(|r| r.2).collect(),
             score: (self.playouts > 0).then(|| (self.black_score / self.playouts as f64) as f32),
             ownership,
+            figures: None,
             nodes: 1 + self
                 .cands
                 .iter()

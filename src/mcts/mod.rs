@@ -18,6 +18,7 @@
 //! * [`tt`]: the transposition table of position values kept between searches.
 //! * [`restrict`]: [`Restrictions`], moves a colour may not try in the first plies of a search.
 
+pub mod figures;
 pub mod flat;
 pub mod params;
 pub mod report;
@@ -218,6 +219,14 @@ pub trait SearchGame: Clone + Send + Sync {
     /// which is only right for games whose actions fill a square.
     fn board_side(&self) -> usize {
         ((self.action_space() as f64).sqrt().round() as usize).max(1)
+    }
+
+    /// The lowest and highest final score a playout can end with, from Black's side (the
+    /// analysis figures' score histograms cover them, see [`figures`]). The default: the action
+    /// space either side of 0.
+    fn score_range(&self) -> (f32, f32) {
+        let a = self.action_space() as f32;
+        (-a, a)
     }
 
     /// A hash of the position for the transposition table ([`Params::transpositions`]), or

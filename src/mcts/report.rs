@@ -2,6 +2,7 @@
 //! and monitor hook of a running search. Shared by the tree searcher ([`crate::mcts::Searcher`])
 //! and the flat searcher ([`crate::mcts::flat`]).
 
+use super::figures::Figures;
 use super::tree::Tree;
 use super::{Action, SearchGame};
 use crate::board::Color;
@@ -62,6 +63,9 @@ pub struct ChildInfo {
     pub pv: Vec<Action>,
     /// Visits of each move of `pv` (as many as `pv` has).
     pub pv_visits: Vec<u32>,
+    /// What this search's playouts through the move say, when the search tallies them
+    /// ([`crate::mcts::Searcher::set_figures`]) and one went through it.
+    pub figures: Option<Figures>,
 }
 
 /// The state of a search (a finished one, or a snapshot of a running one).
@@ -85,6 +89,9 @@ pub struct Report {
     /// Per action index: share of playouts Black owned it at the end minus White's share, in
     /// `[-1, 1]` (empty when ownership is off or nothing was played).
     pub ownership: Vec<f32>,
+    /// What all the playouts of this search say, when it tallies them
+    /// ([`crate::mcts::Searcher::set_figures`]) and played one.
+    pub figures: Option<Figures>,
     /// Nodes in the tree.
     pub nodes: usize,
     pub stop: Option<StopReason>,

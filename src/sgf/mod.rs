@@ -50,6 +50,23 @@ pub struct Record {
     pub date: Option<String>,
     /// Free text for the game comment (`GC`).
     pub comment: Option<String>,
+    /// Setup stones of later nodes (`AB`, `AW`, `AE` and `PL` after the first move), in the
+    /// order read.
+    pub edits: Vec<Edit>,
+    /// The nodes' comments (`C`), each with the number of moves played at its node: 0 for the
+    /// root (and any node before the first move), `k` for the node of move `k` and the nodes
+    /// that follow it before the next move. In the order read.
+    pub comments: Vec<(usize, String)>,
+}
+
+/// A setup node after the first move: stones added and points emptied once `at` moves are
+/// played (before the next one), and the player to move if it says.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Edit {
+    pub at: usize,
+    pub add: ByColor<Vec<Vertex>>,
+    pub empty: Vec<Vertex>,
+    pub player: Option<Color>,
 }
 
 /// Why a record could not be read.
@@ -65,8 +82,6 @@ pub enum SgfError {
     Size(String),
     #[error("bad {prop} value {value:?}")]
     Value { prop: String, value: String },
-    #[error("setup stones after the first move are not supported")]
-    LateSetup,
 }
 
 type Node = Vec<(String, Vec<String>)>;
@@ -201,15 +216,21 @@ fn point(prop: &str, v: &str, size: usize) -> Result<Vertex, SgfError> {
     Ok(Vertex::new(x, size - 1 - row))
 }
 
-/// A point list value: `cd` or the rectangle `aa:cc`.
+/// A point list value: `cd` or the rectangle `aa:cc`. A point already in `out` is not added
+/// again, so a list holds at most one entry per point whatever the file repeats.
 fn points(prop: &str, v: &str, size: usize, out: &mut Vec<Vertex>) -> Result<(), SgfError> {
+    let mut add = |v: Vertex| {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    };
     match v.split_once(':') {
-        None => out.push(point(prop, v, size)?),
+        None => add(point(prop, v, size)?),
         Some((a, b)) => {
             let (p, q) = (point(prop, a, size)?, point(prop, b, size)?);
             for y in p.y.min(q.y)..=p.y.max(q.y) {
                 for x in p.x.min(q.x)..=p.x.max(q.x) {
-                    out.push(Vertex::new(usize::from(x), usize::from(y)));
+                    add(Vertex::new(usize::from(x), usize::from(y)));
                 }
             }
         }
@@ -222,6 +243,16 @@ fn color(prop: &str, v: &str) -> Result<Color, SgfError> {
         "B" | "b" => Ok(Color::Black),
         "W" | "w" => Ok(Color::White),
         _ => Err(bad(prop, v)),
+    }
+}
+
+/// A `PL` value: `B` or `W`, or as some older programs wrote it after a slip in the FF[3]
+/// definition, `1` for Black and `2` for White (GNU Go reads them so).
+fn player(v: &str) -> Result<Color, SgfError> {
+    match v.trim() {
+        "1" => Ok(Color::Black),
+        "2" => Ok(Color::White),
+        _ => color("PL", v),
     }
 }
 
@@ -294,8 +325,32 @@ pub fn parse(text: &str) -> Result<Record, SgfError> {
                         points(name, v, size, &mut rec.setup[c])?;
                     }
                 }
-                "AB" | "AW" | "AE" if !rec.moves.is_empty() => return Err(SgfError::LateSetup),
-                "PL" if rec.moves.is_empty() => rec.player = Some(color(name, &values[0])?),
+                "AB" | "AW" | "AE" | "PL" if !rec.moves.is_empty() => {
+                    let at = rec.moves.len();
+                    if rec.edits.last().is_none_or(|e| e.at != at) {
+                        rec.edits.push(Edit {
+                            at,
+                            ..Edit::default()
+                        });
+                    }
+                    let Some(e) = rec.edits.last_mut() else {
+                        continue;
+                    };
+                    let list = match name.as_str() {
+                        "AB" => &mut e.add[Color::Black],
+                        "AW" => &mut e.add[Color::White],
+                        "AE" => &mut e.empty,
+                        _ => {
+                            e.player = Some(player(&values[0])?);
+                            continue;
+                        }
+                    };
+                    for v in values {
+                        points(name, v, size, list)?;
+                    }
+                }
+                "PL" => rec.player = Some(player(&values[0])?),
+
                 "B" | "W" => {
                     let c = if name == "B" {
                         Color::Black
@@ -312,6 +367,11 @@ pub fn parse(text: &str) -> Result<Record, SgfError> {
                 }
                 _ => {}
             }
+        }
+        // After the node's move, whatever the order of its properties: a comment on a move's
+        // node is that move's.
+        if let Some(c) = get(node, "C") {
+            rec.comments.push((rec.moves.len(), c[0].clone()));
         }
     }
     Ok(rec)
@@ -397,6 +457,21 @@ pub fn write(rec: &Record) -> String {
     if let Some(c) = rec.player {
         let _ = write!(s, "PL[{}]", c.letter());
     }
+    // The comments of the node after `k` moves (the root's for 0), joined by a blank line when
+    // several nodes had one there; comments beyond the last move stay on it.
+    let comment_at = |k: usize| {
+        let last = rec.moves.len();
+        let texts: Vec<&str> = rec
+            .comments
+            .iter()
+            .filter(|(at, _)| (*at).min(last) == k)
+            .map(|(_, t)| t.as_str())
+            .collect();
+        (!texts.is_empty()).then(|| format!("C[{}]", escape(&texts.join("\n\n"))))
+    };
+    if let Some(c) = comment_at(0) {
+        s.push_str(&c);
+    }
     for (i, &(c, m)) in rec.moves.iter().enumerate() {
         if i % 10 == 0 {
             s.push('\n');
@@ -406,6 +481,9 @@ pub fn write(rec: &Record) -> String {
             VertexMove::Play(v) => sgf_point(v, rec.size),
         };
         let _ = write!(s, ";{}[{v}]", c.letter());
+        if let Some(c) = comment_at(i + 1) {
+            s.push_str(&c);
+        }
     }
     s.push_str(")\n");
     s
@@ -445,6 +523,43 @@ mod tests {
         assert!(!write(&r).contains("\n\n"));
     }
 
+    /// Setup stones after the first move, `PL[1]`/`PL[2]`, and comments on the root and the
+    /// moves (issue 66, items 6 and 7).
+    #[test]
+    fn later_setup_players_and_comments() {
+        let r = parse(
+            "(;SZ[9]C[root]PL[2];W[aa]C[first];B[bb]C[second]\n;AB[cc:cd]AE[aa]PL[1]C[setup];B[ee])",
+        )
+        .unwrap();
+        assert_eq!(r.player, Some(Color::White));
+        assert_eq!(r.moves.len(), 3);
+        assert_eq!(r.edits.len(), 1);
+        let e = &r.edits[0];
+        assert_eq!(e.at, 2);
+        assert_eq!(e.add[Color::Black].len(), 2);
+        assert_eq!(e.empty, vec![Vertex::new(0, 8)]);
+        assert_eq!(e.player, Some(Color::Black));
+        assert_eq!(
+            r.comments,
+            vec![
+                (0, "root".to_string()),
+                (1, "first".to_string()),
+                (2, "second".to_string()),
+                (2, "setup".to_string())
+            ]
+        );
+        let text = write(&r);
+        for c in ["C[root]", ";W[aa]C[first]", ";B[bb]C[second\n\nsetup]"] {
+            assert!(text.contains(c), "{c} in {text}");
+        }
+        assert_eq!(parse("(;SZ[9]PL[1])").unwrap().player, Some(Color::Black));
+        // A point list repeated is read once.
+        assert_eq!(
+            parse("(;SZ[9]AB[aa:ii][aa:ii])").unwrap().setup[Color::Black].len(),
+            81
+        );
+    }
+
     #[test]
     fn dates() {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
@@ -469,8 +584,8 @@ mod tests {
             Err(SgfError::Value { .. })
         ));
         assert!(matches!(
-            parse("(;SZ[9];B[aa];AB[bb])"),
-            Err(SgfError::LateSetup)
+            parse("(;SZ[9];B[aa];AB[bb:bz])"),
+            Err(SgfError::Value { .. })
         ));
         assert!(parse("(;SZ[9]C[a [b\\] c])").is_ok());
     }

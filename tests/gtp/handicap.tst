@@ -73,3 +73,21 @@
 
 30 showboard
 #? [(.*\n)? 2 \. X \. \. \. \. \. \. \. 2\n 1 X \. \. \. \. \. \. \. \. 1(\n.*)?]
+
+# Chinese rules give White a point per handicap stone (issue 66, item 4): nine stones on an
+# otherwise empty 19x19 board with komi 0.5 are 361 points less 9.5. Without the bonus, 360.5.
+31 kata-set-rules chinese
+32 boardsize 19
+33 clear_board
+34 komi 0.5
+35 fixed_handicap 9
+36 final_score
+#? [B\+351\.5]
+
+37 kata-set-rules {"whiteHandicapBonus":"0"}
+38 final_score
+#? [B\+360\.5]
+
+39 kata-set-rules {"whiteHandicapBonus":"N-1"}
+40 final_score
+#? [B\+352\.5]

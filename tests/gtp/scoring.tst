@@ -55,8 +55,9 @@
 30 play w pass
 31 final_status_list dead
 #? [K3]
+# 361 points less komi and White's point per handicap stone (Chinese rules, issue 66).
 32 final_score
-#? [B\+353\.5]
+#? [B\+344\.5]
 
 # Lone stones far apart, or face to face one against one, are not dead (GNU Go agrees).
 33 clear_board

@@ -21,8 +21,9 @@
 7 get_komi
 #? [7\.5]
 
+# The loaded record's root comment is kept (issue 66, item 6).
 8 printsgf
-#? [\(;FF\[4\]GM\[1\].*SZ\[9\]KM\[7\.5\].*AB(\[[a-i][a-i]\])+AW.*PL\[B\]\)]
+#? [\(;FF\[4\]GM\[1\].*SZ\[9\]KM\[7\.5\].*AB(\[[a-i][a-i]\])+AW.*PL\[B\]C\[Black captures five stones at F4\]\)]
 
 # A game with moves: the whole record, then only up to move 2.
 9 loadsgf tests/gtp/game.sgf

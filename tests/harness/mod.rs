@@ -1,6 +1,8 @@
 //! The `main` of a test binary built with `harness = false`, for tests that need a program from
 //! outside (GNU Go, Python's sgfmill): when the program is missing the test is reported as
 //! skipped, with the reason, in the lines `cargo test` prints, rather than passing silently.
+//! Under `TENGEN_REQUIRE_EXTERNAL=1` (set by `.ci/run`) a skip is a failure, with its reason: CI
+//! must not pass without the outside checks ever running.
 //!
 //! It understands what `cargo test` passes on: name filters, `--exact`, `--list`,
 //! `--ignored` (runs nothing: these tests are not ignored), and ignores the other flags.
@@ -16,6 +18,14 @@ pub enum Outcome {
 
 /// A named test.
 pub type Test = (&'static str, fn() -> Outcome);
+
+/// The environment variable under which a skipped test fails (`.ci/run` sets it to `1`).
+pub const REQUIRE_EXTERNAL: &str = "TENGEN_REQUIRE_EXTERNAL";
+
+/// Whether `REQUIRE_EXTERNAL` is set to anything but empty or `0`.
+fn skips_fail() -> bool {
+    std::env::var_os(REQUIRE_EXTERNAL).is_some_and(|v| !v.is_empty() && v != "0")
+}
 
 /// Runs the tests the command line selects and prints libtest-style lines and a summary,
 /// skipped tests included.
@@ -69,11 +79,16 @@ pub fn run(tests: &[Test]) -> ExitCode {
         if selected.len() == 1 { "" } else { "s" }
     );
     let (mut passed, mut failed, mut skipped) = (0, 0, Vec::new());
+    let skips_fail = skips_fail();
     for (name, test) in selected {
         match std::panic::catch_unwind(test) {
             Ok(Outcome::Passed) => {
                 passed += 1;
                 println!("test {name} ... ok");
+            }
+            Ok(Outcome::Skipped(why)) if skips_fail => {
+                failed += 1;
+                println!("test {name} ... FAILED: skipped under {REQUIRE_EXTERNAL}=1: {why}");
             }
             Ok(Outcome::Skipped(why)) => {
                 println!("test {name} ... SKIPPED: {why}");

@@ -93,6 +93,37 @@ fn ignored_fields_are_warned_about() {
     assert!(w[0]["warning"].is_string());
 }
 
+/// Territory rules (KaTrain's default is `japanese`) are answered, scored by area, with a
+/// warning that says so; KataGo's rules names and objects whose fields tengen plays are read.
+#[test]
+fn territory_rules_are_answered_with_a_warning() {
+    use crate::game::HandicapBonus;
+    for rules in [
+        r#""japanese""#,
+        r#""korean""#,
+        r#"{"scoring":"TERRITORY","tax":"SEKI"}"#,
+    ] {
+        let (r, w) = parse(&format!(
+            r#"{{"id":"j","boardXSize":9,"boardYSize":9,"rules":{rules}}}"#
+        ));
+        let Ok(Request::Query(q)) = r else {
+            panic!("{rules}: {r:?}")
+        };
+        assert!(q.territory, "{rules}");
+        assert_eq!(w.len(), 1, "{rules}: {w:?}");
+        assert_eq!(w[0]["field"], "rules");
+        assert!(w[0]["warning"].as_str().unwrap().contains("scored by area"));
+    }
+    let (r, w) = parse(
+        r#"{"id":"c","boardXSize":9,"boardYSize":9,"rules":{"scoring":"AREA","whiteHandicapBonus":"0"}}"#,
+    );
+    let Ok(Request::Query(q)) = r else {
+        panic!("{r:?}")
+    };
+    assert!(w.is_empty() && !q.territory);
+    assert_eq!(q.game_rules.handicap_bonus, HandicapBonus::Zero);
+}
+
 #[test]
 fn bad_requests_name_their_field() {
     let base = r#""id":"x","boardXSize":9,"boardYSize":9"#;
@@ -100,8 +131,17 @@ fn bad_requests_name_their_field() {
     for (extra, field, says) in [
         (r#""komi":"7""#, "komi", "komi must be a number"),
         (r#""komi":5000"#, "komi", "from -1000 to 1000"),
-        (r#""rules":"japanese""#, "rules", "by area"),
-        (r#""rules":{"scoring":"AREA"}"#, "rules", "must be a name"),
+        (
+            r#""rules":"tromp-taylor""#,
+            "rules",
+            "suicide: tengen forbids suicide",
+        ),
+        (
+            r#""rules":{"ko":"SIMPLE"}"#,
+            "rules",
+            "ko: tengen plays positional superko",
+        ),
+        (r#""rules":7"#, "rules", "a name or an object"),
         (
             r#""moves":[["B","Z9"]]"#,
             "moves",

@@ -91,7 +91,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         } else {
             0.0
         };
-        let report = self.search(c, &opts.limits, forbid_pass, false, watch, extra);
+        let report = self.search(c, &opts.limits, forbid_pass, None, watch, extra);
         if dynamic {
             self.extra_komi[c] = next_extra_komi(extra, report.winrate(), self.geo().n().pow(2));
         }

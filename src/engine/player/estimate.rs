@@ -24,7 +24,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             ..self.cfg.params
         };
         let mut s = Searcher::new(params);
-        let root = GoState::new(self.game.board(), to_move, 0, self.game.komi());
+        let root = GoState::new(self.game.board(), to_move, 0, self.game.scoring_komi());
         let limits = Limits::playouts(self.cfg.estimate_playouts.max(1));
         s.run(&root, &limits, &|_| false, None).ownership
     }

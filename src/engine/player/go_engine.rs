@@ -2,12 +2,13 @@
 //! play, set up and report (the move choice is in `choice`, the estimates in `estimate`).
 
 use super::{
-    Analysis, Decision, Engine, EngineConfig, GenmoveOptions, MoveInfo, StoneStatus, Watch,
+    Analysis, AnalyzeOptions, Decision, Engine, EngineConfig, GenmoveOptions, MoveInfo,
+    StoneStatus, Watch,
 };
 use crate::board::{Bitboard, ByColor, Color, Geometry, Move};
 use crate::engine::state::{GoState, PASS};
 use crate::engine::MoveRule;
-use crate::game::{Game, GameError, Vertex, VertexMove};
+use crate::game::{Game, GameError, Rules, Vertex, VertexMove};
 use crate::mcts::{Action, Limits, Monitor, Report, Restrictions, Rule, Searcher, View};
 use crate::playout::PolicyTables;
 use std::sync::Arc;
@@ -119,11 +120,18 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         c: Color,
         limits: &Limits,
         forbid_pass: bool,
-        ownership: bool,
+        opts: Option<AnalyzeOptions>,
         watch: Option<Watch<'_>>,
         extra_komi: f32,
     ) -> Report {
+        // An analysis counts ownership: the position's, and each move's if asked for. The
+        // figures are tallied for an analysis and for a watched genmove (`genmove_analyze`),
+        // whose reports a client reads; a plain genmove reports the tree's statistics.
+        let ownership = opts.is_some();
+        let move_ownership = opts.is_some_and(|o| o.move_ownership);
         self.searcher.set_ownership(ownership);
+        self.searcher
+            .set_figures(ownership || watch.is_some(), move_ownership);
         let passes = self.game.trailing_passes().min(1);
         self.reuse_tree(c, passes);
         let last = match self.game.moves().last() {
@@ -132,8 +140,8 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         };
         // Komi is White's: more of it is against Black.
         let komi = match c {
-            Color::Black => self.game.komi() + extra_komi,
-            Color::White => self.game.komi() - extra_komi,
+            Color::Black => self.game.scoring_komi() + extra_komi,
+            Color::White => self.game.scoring_komi() - extra_komi,
         };
         let root = GoState::new(self.game.board(), c, passes, komi)
             .with_policy(self.cfg.policy, Arc::clone(&self.tables), last)
@@ -178,36 +186,126 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         !self.searcher.restrictions().forbids(c, 0, PASS)
     }
 
-    /// A report in coordinates, from `c`'s side.
+    /// A report in coordinates, from `c`'s side, with the figures of [`Analysis`]: those the
+    /// search tallied when it did (a tree search), else the flat search's statistics.
     pub(super) fn analysis(geo: Geometry<N, W>, r: &Report, c: Color) -> Analysis {
         let sign = if c == Color::Black { 1.0 } else { -1.0 };
+        let root = r.figures.as_ref();
+        let tallied = root.is_some() || r.playouts == 0;
         let moves = r
             .children
             .iter()
-            .map(|ch| MoveInfo {
-                mv: Self::vertex_move(geo, ch.action),
-                visits: ch.visits,
-                winrate: ch.winrate,
-                score_lead: ch.score.map(|s| s * sign),
-                amaf_winrate: ch.amaf_winrate,
-                amaf_visits: ch.amaf_visits,
-                pv: ch.pv.iter().map(|&a| Self::vertex_move(geo, a)).collect(),
-                pv_visits: ch.pv_visits.clone(),
+            .map(|ch| {
+                let (visits, winrate, lead, mean, ownership) = match (&ch.figures, tallied) {
+                    (Some(f), _) => (
+                        f.games,
+                        f.winrate,
+                        Some(f.score_median * sign),
+                        Some(f.score_mean * sign),
+                        Self::ownership_grid(geo, &f.ownership),
+                    ),
+                    // No playout of its own: the position's figures, with no visit.
+                    (None, true) => (
+                        0,
+                        root.map_or(0.5, |f| f.winrate),
+                        root.map(|f| f.score_median * sign),
+                        root.map(|f| f.score_mean * sign),
+                        Vec::new(),
+                    ),
+                    (None, false) => (
+                        ch.visits,
+                        ch.winrate,
+                        ch.score.map(|s| s * sign),
+                        ch.score.map(|s| s * sign),
+                        Vec::new(),
+                    ),
+                };
+                MoveInfo {
+                    mv: Self::vertex_move(geo, ch.action),
+                    visits,
+                    winrate,
+                    score_lead: lead,
+                    score_mean: mean,
+                    ownership,
+                    amaf_winrate: ch.amaf_winrate,
+                    amaf_visits: ch.amaf_visits,
+                    pv: ch.pv.iter().map(|&a| Self::vertex_move(geo, a)).collect(),
+                    pv_visits: ch.pv_visits.clone(),
+                }
             })
             .collect();
+        let (root_visits, winrate, score_lead, score_mean) = match root {
+            Some(f) => (
+                f.games,
+                f.winrate,
+                Some(f.score_median * sign),
+                Some(f.score_mean * sign),
+            ),
+            None if tallied => (0, 0.5, None, None),
+            None => (
+                r.root_visits,
+                r.winrate(),
+                r.score.map(|s| s * sign),
+                r.score.map(|s| s * sign),
+            ),
+        };
         Analysis {
             size: geo.n(),
             to_move: c,
             playouts: r.playouts,
             elapsed: r.elapsed,
             nodes: r.nodes,
-            root_visits: r.root_visits,
+            root_visits,
+            tree_visits: r.root_visits,
             moves,
-            winrate: r.winrate(),
-            score_lead: r.score.map(|s| s * sign),
+            winrate,
+            score_lead,
+            score_mean,
             ownership: Self::ownership_grid(geo, &r.ownership),
             stop: r.stop,
         }
+    }
+
+    /// The analysis of a finished game (two passes): no search, the final count as
+    /// [`Engine::final_score`] makes it (dead stones removed). The win rate is 1, 0 or one half
+    /// as the count says, the score lead and mean are the count, the ownership the final areas;
+    /// no move is listed and nothing was played out (0 visits).
+    fn final_count(&mut self, c: Color) -> Analysis {
+        let dead = self.final_dead();
+        let black_score = self.game.score_with_dead(dead);
+        let score = if c == Color::Black {
+            black_score
+        } else {
+            -black_score
+        };
+        let b = self.game.board();
+        let area = crate::game::tromp_taylor_area(
+            b.geometry(),
+            b.stones(Color::Black) - dead,
+            b.stones(Color::White) - dead,
+        );
+        let by_action: Vec<f32> = (0..64 * W)
+            .map(|i| {
+                if area[Color::Black].contains(i) {
+                    1.0
+                } else if area[Color::White].contains(i) {
+                    -1.0
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let mut a = Analysis::empty(self.geo().n(), c);
+        a.winrate = match score.partial_cmp(&0.0) {
+            Some(std::cmp::Ordering::Greater) => 1.0,
+            Some(std::cmp::Ordering::Less) => 0.0,
+            _ => 0.5,
+        };
+        a.score_lead = Some(score);
+        a.score_mean = Some(score);
+        a.ownership = Self::ownership_grid(self.geo(), &by_action);
+        a.stop = Some(crate::mcts::StopReason::NoMoves);
+        a
     }
 
     /// Per-action ownership to the row-major-from-top-left grid (empty stays empty).
@@ -251,6 +349,18 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
             self.extra_komi = ByColor([0.0; 2]);
         }
         self.game.set_komi(komi);
+    }
+
+    fn rules(&self) -> Rules {
+        self.game.rules()
+    }
+
+    fn set_rules(&mut self, rules: Rules) {
+        if rules != self.game.rules() {
+            self.forget_tree();
+            self.extra_komi = ByColor([0.0; 2]);
+        }
+        self.game.set_rules(rules);
     }
 
     fn config(&self) -> &EngineConfig {
@@ -318,6 +428,10 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
 
     fn play(&mut self, c: Color, m: VertexMove) -> Result<(), GameError> {
         self.game.play(c, self.game.to_board_move(m)?)
+    }
+
+    fn play_recorded(&mut self, c: Color, m: VertexMove) -> Result<(), GameError> {
+        self.game.play_recorded(c, self.game.to_board_move(m)?)
     }
 
     fn check(&self, c: Color, m: VertexMove) -> Result<(), GameError> {
@@ -409,8 +523,21 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
         self.searcher.set_restrictions(Restrictions::new(rules));
     }
 
-    fn analyze(&mut self, c: Color, limits: &Limits, watch: Option<Watch<'_>>) -> Analysis {
-        let r = self.search(c, limits, false, true, watch, 0.0);
+    fn analyze(
+        &mut self,
+        c: Color,
+        limits: &Limits,
+        opts: AnalyzeOptions,
+        watch: Option<Watch<'_>>,
+    ) -> Analysis {
+        if self.game.trailing_passes() >= 2 {
+            return self.final_count(c);
+        }
+        // A fresh tree: every playout it holds is one of this search's, whose figures are
+        // reported (a reused subtree would have steered this search's playouts away from the
+        // moves it had already explored).
+        self.tree_root = None;
+        let r = self.search(c, limits, false, Some(opts), watch, 0.0);
         Self::analysis(self.geo(), &r, c)
     }
 

@@ -35,7 +35,7 @@ pub use go_engine::GoEngine;
 
 use crate::board::{with_size, BoardSize, ByColor, Color, Geometry, SizeTask};
 use crate::engine::MoveRule;
-use crate::game::{GameError, Vertex, VertexMove};
+use crate::game::{GameError, Rules, Vertex, VertexMove};
 use crate::mcts::{Limits, Params, StopReason, TreeSync};
 use crate::playout::Policy;
 use std::ops::ControlFlow;
@@ -108,25 +108,48 @@ impl Default for EngineConfig {
     }
 }
 
-/// What the search thinks of one move, in coordinates and from the mover's side.
+/// What the search says of one move, in coordinates, from the side of the player to move.
+///
+/// The figures a client sees (see [`Analysis`]): under a tree search every one of them comes
+/// from the playouts of this search through the move ([`crate::mcts::figures`]), none from the
+/// priors' virtual games.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveInfo {
     pub mv: VertexMove,
+    /// Playouts of this search through the move (0: none; its win rate and scores are then the
+    /// position's, see [`Analysis::winrate`]).
     pub visits: u32,
-    /// Win rate for the player to move, `[0, 1]`.
+    /// Share of those playouts the player to move won, a draw counting half, `[0, 1]`.
     pub winrate: f32,
-    /// Mean score lead for the player to move, if known.
+    /// Median final score of those playouts for the player to move (komi included): the komi
+    /// change that would make them even, so it agrees in sign with the win rate. `None` when
+    /// unknown.
     pub score_lead: Option<f32>,
+    /// Mean final score of those playouts for the player to move, if known.
+    pub score_mean: Option<f32>,
+    /// Ownership at the end of those playouts, as [`Analysis::ownership`] (empty unless asked
+    /// for, see [`AnalyzeOptions::move_ownership`]).
+    pub ownership: Vec<f32>,
     /// AMAF win rate and samples (our stand-in for a prior).
     pub amaf_winrate: f32,
     pub amaf_visits: u32,
     /// Principal variation, starting with `mv`.
     pub pv: Vec<VertexMove>,
-    /// Visits of each move of `pv`.
+    /// Playouts the tree holds through each move of `pv` (real ones only).
     pub pv_visits: Vec<u32>,
 }
 
-/// A search result in coordinates.
+/// A search result in coordinates, from the side of the player to move.
+///
+/// The figures, defined once here (the JSON answers of [`crate::analysis`] and GTP's analysis
+/// commands print these, changing only the perspective and the format): visits are playouts,
+/// the win rate the share won, the score lead the median final score and the score mean the
+/// mean, each over the same playouts; the root's over all the playouts of the search, a move's
+/// over those through it. An analysis search ([`Engine::analyze`]) starts from a fresh tree,
+/// so every playout the tree holds is one of its own. Under the flat search (presets `oleg`,
+/// `olga`) the figures are its statistics and there is no median: the score lead is the mean;
+/// so are they for a plain genmove (no watcher), which tallies nothing: its visits and win
+/// rates are the tree's, the priors' virtual games included (the stderr summary).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis {
     pub size: usize,
@@ -134,17 +157,31 @@ pub struct Analysis {
     pub playouts: u64,
     pub elapsed: Duration,
     pub nodes: usize,
+    /// Playouts of this search: the moves' visits sum to at most this.
     pub root_visits: u32,
-    /// Moves, most visited first.
+    /// The root's visits in the tree: a reused subtree's and the other ranks' of a cluster
+    /// included (the stderr summary's `visits reused`).
+    pub tree_visits: u32,
+    /// Moves, best first (the search's ranking: most visited first).
     pub moves: Vec<MoveInfo>,
-    /// Win rate of the best move for the player to move (0.5 if unknown).
+    /// Share of all the playouts the player to move won (0.5 if none).
     pub winrate: f32,
-    /// Mean score lead for the player to move.
+    /// Median final score of all the playouts for the player to move.
     pub score_lead: Option<f32>,
+    /// Mean final score of all the playouts for the player to move.
+    pub score_mean: Option<f32>,
     /// `size * size` values in `[-1, 1]`, row-major from the top-left; positive is Black's.
     /// Empty when unknown.
     pub ownership: Vec<f32>,
     pub stop: Option<StopReason>,
+}
+
+/// What an analysis reports besides the figures every analysis has.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AnalyzeOptions {
+    /// The ownership of each move ([`MoveInfo::ownership`]): a counter per owned point per
+    /// playout.
+    pub move_ownership: bool,
 }
 
 impl Analysis {
@@ -156,9 +193,11 @@ impl Analysis {
             elapsed: Duration::ZERO,
             nodes: 0,
             root_visits: 0,
+            tree_visits: 0,
             moves: Vec::new(),
             winrate: 0.5,
             score_lead: None,
+            score_mean: None,
             ownership: Vec::new(),
             stop: None,
         }
@@ -214,6 +253,11 @@ pub trait Engine: Send {
     fn komi(&self) -> f32;
     /// Sets komi (drops the search tree: its values assumed the old komi).
     fn set_komi(&mut self, komi: f32);
+    /// The rules' one variable, the handicap bonus (see [`crate::game::rules`]).
+    fn rules(&self) -> Rules;
+    /// Sets the rules (drops the search tree if they change: its values assumed the old
+    /// bonus).
+    fn set_rules(&mut self, rules: Rules);
     fn config(&self) -> &EngineConfig;
     fn set_config(&mut self, cfg: EngineConfig);
     /// Empties the board, forgets history and handicap; komi stays.
@@ -232,6 +276,9 @@ pub trait Engine: Send {
     fn setup_to_move(&self) -> Color;
     fn handicap(&self) -> usize;
     fn play(&mut self, c: Color, m: VertexMove) -> Result<(), GameError>;
+    /// Plays a move of a game record as it was played: a repetition of an earlier position is
+    /// accepted, and superko applies from it on (see [`crate::game::Game::play_recorded`]).
+    fn play_recorded(&mut self, c: Color, m: VertexMove) -> Result<(), GameError>;
     fn check(&self, c: Color, m: VertexMove) -> Result<(), GameError>;
     fn undo(&mut self) -> Result<(), GameError>;
     fn fixed_handicap(&mut self, n: usize) -> Result<Vec<Vertex>, GameError>;
@@ -258,8 +305,15 @@ pub trait Engine: Send {
     /// [`crate::mcts::Searcher::set_restrictions`]). The chosen move obeys them too, unless
     /// they leave no legal move.
     fn set_move_rules(&mut self, rules: &[MoveRule]);
-    /// Searches for `c` without choosing a move, until `limits` or the watcher stops it.
-    fn analyze(&mut self, c: Color, limits: &Limits, watch: Option<Watch<'_>>) -> Analysis;
+    /// Searches for `c` from a fresh tree without choosing a move, until `limits` or the
+    /// watcher stops it; reports what `opts` asks for besides the usual figures.
+    fn analyze(
+        &mut self,
+        c: Color,
+        limits: &Limits,
+        opts: AnalyzeOptions,
+        watch: Option<Watch<'_>>,
+    ) -> Analysis;
     /// The final score from Black's side (komi included) with the stones estimated dead removed.
     fn final_score(&mut self) -> f32;
     /// Every stone with its estimated final status.

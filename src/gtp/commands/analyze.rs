@@ -2,7 +2,7 @@
 //! forms) and GoGui's analysis boards.
 
 use super::{err, ok};
-use crate::engine::player::{Analysis, Watch};
+use crate::engine::player::{Analysis, AnalyzeOptions, Watch};
 use crate::engine::Limits;
 use crate::gtp::analyze::{self as format, Dialect, InfoFormat};
 use crate::gtp::analyze_args::{self, AnalyzeArgs};
@@ -106,7 +106,12 @@ impl<O: Write, E: Write> Server<O, E> {
             sync: None,
         };
         engine.set_move_rules(&a.rules);
-        engine.analyze(c, &Limits::default(), Some(watch));
+        engine.analyze(
+            c,
+            &Limits::default(),
+            AnalyzeOptions::default(),
+            Some(watch),
+        );
         engine.set_move_rules(&[]);
         if let Some(e) = io_error {
             return Err(e);
@@ -130,7 +135,9 @@ impl<O: Write, E: Write> Server<O, E> {
             _ => return err("syntax error"),
         };
         let limits = self.move_limits(c);
-        let a = self.engine.analyze(c, &limits, None);
+        let a = self
+            .engine
+            .analyze(c, &limits, AnalyzeOptions::default(), None);
         if let Some(failure) = self.engine.take_failure() {
             return err(&failure);
         }

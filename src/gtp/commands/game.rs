@@ -4,7 +4,7 @@
 use super::{bad_value, color_name, err, game_error, ok};
 use crate::board::{BoardSize, ByColor, Color};
 use crate::engine::player::StoneStatus;
-use crate::game::{format_score, VertexMove};
+use crate::game::{format_score, Vertex, VertexMove};
 use crate::gtp::clock::TimeSystem;
 use crate::gtp::parse;
 use crate::gtp::{Reply, Server};
@@ -22,7 +22,9 @@ impl<O: Write, E: Write> Server<O, E> {
             Err(e) if e.out_of_range => return err("unacceptable size"),
             Err(e) => return bad_value(&e),
         };
+        let rules = self.engine.rules();
         self.engine = (self.make_engine)(n, self.engine.komi(), *self.engine.config());
+        self.engine.set_rules(rules);
         self.record.loaded = None;
         ok("")
     }
@@ -207,6 +209,7 @@ impl<O: Write, E: Write> Server<O, E> {
             ));
         };
         let mut engine = (self.make_engine)(size, komi, *self.engine.config());
+        engine.set_rules(self.engine.rules());
         let first = rec.player.or(rec.moves.first().map(|&(c, _)| c)).unwrap_or(
             if rec.setup[Color::Black].len() > rec.setup[Color::White].len()
                 && rec.setup[Color::White].is_empty()
@@ -221,11 +224,23 @@ impl<O: Write, E: Write> Server<O, E> {
         {
             return fail(format!("{file}: the setup stones: {e}"));
         }
-        for (i, &(c, m)) in rec.moves.iter().enumerate() {
-            if upto.is_some_and(|n| i + 1 >= n) {
-                break;
+        // The moves before move `upto` (all of them without it), with the setup nodes met on
+        // the way (a later setup replaces the position: the game starts again from it).
+        let played = upto.map_or(rec.moves.len(), |n| {
+            n.saturating_sub(1).min(rec.moves.len())
+        });
+        let mut edits = rec.edits.iter().peekable();
+        for i in 0..=played {
+            while let Some(e) = edits.next_if(|e| e.at == i) {
+                let next = e.player.or(rec.moves.get(i).map(|&(c, _)| c));
+                if let Err(why) = apply_edit(engine.as_mut(), e, next) {
+                    return fail(format!("{file}: the setup after move {i}: {why}"));
+                }
             }
-            if let Err(e) = engine.play(c, m) {
+            let Some(&(c, m)) = rec.moves.get(i).filter(|_| i < played) else {
+                break;
+            };
+            if let Err(e) = engine.play_recorded(c, m) {
                 return fail(format!(
                     "{file}: move {} ({} {}) is illegal: {e}",
                     i + 1,
@@ -254,6 +269,19 @@ impl<O: Write, E: Write> Server<O, E> {
         } else {
             None
         };
+        // The loaded record's comments, on the moves the game still shares with it.
+        let shared = loaded
+            .moves
+            .iter()
+            .zip(&moves)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let comments = loaded
+            .comments
+            .iter()
+            .filter(|(at, _)| *at <= shared)
+            .cloned()
+            .collect();
         let result = result.or_else(|| match &self.record.resigned {
             Some((at, c)) if *at == moves => Some(format!("{}+R", (!*c).letter())),
             _ => None,
@@ -286,6 +314,9 @@ impl<O: Write, E: Write> Server<O, E> {
             white_name: loaded.white_name,
             result,
             comment: loaded.comment,
+            comments,
+            // The engine's game starts at the last setup: earlier setups are behind it.
+            edits: Vec::new(),
         }
     }
 
@@ -300,4 +331,31 @@ impl<O: Write, E: Write> Server<O, E> {
             _ => err("syntax error"),
         }
     }
+}
+
+/// Applies a later setup node to `engine`'s position: its stones added, its points emptied,
+/// and `next` (else the side already to move) to play. The game restarts from that position.
+fn apply_edit(
+    engine: &mut dyn crate::engine::player::Engine,
+    e: &sgf::Edit,
+    next: Option<Color>,
+) -> Result<(), crate::game::GameError> {
+    let n = engine.size();
+    let mut stones: ByColor<Vec<Vertex>> = ByColor::default();
+    for y in 0..n {
+        for x in 0..n {
+            let v = Vertex::new(x, y);
+            let cleared = e.empty.contains(&v)
+                || e.add[Color::Black].contains(&v)
+                || e.add[Color::White].contains(&v);
+            if let Some(c) = engine.stone_at(v).filter(|_| !cleared) {
+                stones[c].push(v);
+            }
+        }
+    }
+    for c in Color::ALL {
+        stones[c].extend(e.add[c].iter().filter(|v| !e.add[!c].contains(v)));
+    }
+    let to_move = next.unwrap_or(engine.to_move());
+    engine.set_position(&stones[Color::Black], &stones[Color::White], to_move)
 }

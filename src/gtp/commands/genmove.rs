@@ -3,7 +3,7 @@
 
 use super::{color_name, err, ok};
 use crate::board::Color;
-use crate::engine::player::{Analysis, Decision, GenmoveOptions, Watch};
+use crate::engine::player::{Analysis, AnalyzeOptions, Decision, GenmoveOptions, Watch};
 use crate::engine::Limits;
 use crate::gtp::analyze::{self as format, InfoFormat};
 use crate::gtp::parse;
@@ -200,7 +200,12 @@ impl<O: Write, E: Write> Server<O, E> {
             callback: &mut callback,
             sync: None,
         };
-        let a = engine.analyze(c, &Limits::default(), Some(watch));
+        let a = engine.analyze(
+            c,
+            &Limits::default(),
+            AnalyzeOptions::default(),
+            Some(watch),
+        );
         if let Some(failure) = self.engine.take_failure() {
             writeln!(self.err, "{failure}")?;
         }

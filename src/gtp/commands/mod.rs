@@ -11,7 +11,7 @@ use super::analyze::Dialect;
 use super::parse::Command;
 use super::{Reply, Server};
 use crate::board::Color;
-use crate::game::{format_score, GameError};
+use crate::game::{format_score, GameError, Rules};
 use crate::values::{self, BadValue};
 use std::io::{self, Write};
 
@@ -81,10 +81,6 @@ const NO_ARGUMENTS: &[&str] = &[
     "kata-get-rules",
     "cputime",
 ];
-
-/// `kata-get-rules`: the rules tengen plays, in the JSON form KataGo's clients read. Area
-/// scoring, positional superko, no suicide, no compensation for handicap stones.
-const KATA_RULES: &str = r#"{"friendlyPassOk":true,"hasButton":false,"ko":"POSITIONAL","scoring":"AREA","suicide":false,"tax":"NONE","whiteHandicapBonus":"0"}"#;
 
 /// What the reply to `kgs-rules` says when the rules named are not the ones tengen plays.
 const AREA_SCORING_NOTE: &str =
@@ -249,17 +245,19 @@ impl<O: Write, E: Write> Server<O, E> {
             },
             // KGS says the game is over; the next game starts with `clear_board`.
             "kgs-game_over" => ok(""),
-            "kata-get-rules" => ok(KATA_RULES),
+            // The rules tengen plays, in the JSON form KataGo's clients read (see
+            // `crate::game::rules`).
+            "kata-get-rules" => ok(self.engine.rules().to_json()),
             "kata-set-rules" => match args.as_slice() {
-                [r] if r.eq_ignore_ascii_case("chinese") => {
-                    self.record.rules = Some(values::Rules::Chinese.sgf_name().to_string());
-                    ok("")
-                }
-                [r] => err(&format!(
-                    "unsupported rules {r}: tengen plays chinese rules only (area scoring, \
-                     positional superko, no suicide)"
-                )),
-                _ => err("syntax error"),
+                [] => err("syntax error"),
+                _ => match Rules::parse_text(&args.join(" ")) {
+                    Ok(r) => {
+                        self.engine.set_rules(r);
+                        self.record.rules = Some(values::Rules::Chinese.sgf_name().to_string());
+                        ok("")
+                    }
+                    Err(e) => err(&format!("unsupported rules: {e}")),
+                },
             },
             "cputime" => ok(format!("{:.3}", process_cpu_seconds())),
             "gogui-analyze_commands" => ok(GOGUI_ANALYZE),

@@ -50,6 +50,11 @@ pub(super) fn backup<G: SearchGame, C: Cpu>(
         sh.params.amaf_early_weight.saturating_sub(1)
     };
     let twice_score = (2.0 * out.score).round() as i64;
+    if let Some(t) = &sh.tally {
+        if let Some(k) = path.get(1).and_then(|&c| t.child(c)) {
+            t.add(k, twice_score, &out.owner);
+        }
+    }
     for (d, &id) in path.iter().enumerate().rev() {
         let node = tree.node(id);
         let to_move = if d % 2 == 0 {

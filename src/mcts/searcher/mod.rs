@@ -33,6 +33,7 @@ mod snapshot;
 mod stop;
 mod worker;
 
+use super::figures::Tally;
 use super::flat;
 use super::params::{Algorithm, Backup, Limits, Params};
 use super::report::{Monitor, Report, StopReason, View};
@@ -59,6 +60,9 @@ pub struct Searcher<G: SearchGame> {
     restrictions: Restrictions,
     /// Whether the tree was grown under restrictions (its nodes lack the moves left out).
     restricted_tree: bool,
+    /// Whether the searches tally the analysis figures ([`Searcher::set_figures`]), and with
+    /// per-move ownership.
+    figures: (bool, bool),
     _game: std::marker::PhantomData<fn() -> G>,
 }
 
@@ -73,6 +77,7 @@ impl<G: SearchGame> Searcher<G> {
             searches: 0,
             restrictions: Restrictions::default(),
             restricted_tree: false,
+            figures: (false, false),
             _game: std::marker::PhantomData,
         }
     }
@@ -105,6 +110,15 @@ impl<G: SearchGame> Searcher<G> {
     /// playout).
     pub fn set_ownership(&mut self, on: bool) {
         self.params.ownership = on;
+    }
+
+    /// Turns the analysis figures of the next searches on or off ([`crate::mcts::figures`]: a
+    /// histogram bin per playout), and with them, if `move_ownership`, the ownership of each
+    /// root move (a counter per owned point per playout; the game must report what each colour
+    /// owns, as with [`Searcher::set_ownership`]). A tree search only; the flat searcher
+    /// reports none.
+    pub fn set_figures(&mut self, on: bool, move_ownership: bool) {
+        self.figures = (on, on && move_ownership);
     }
 
     /// Restricts the moves of the next searches (until replaced; the default restricts
@@ -217,6 +231,14 @@ impl<G: SearchGame> Searcher<G> {
                 })
                 .collect(),
             seed: splitmix64(self.params.seed ^ splitmix64(self.searches)),
+            tally: self.figures.0.then(|| {
+                let points = if self.figures.1 {
+                    root.action_space()
+                } else {
+                    0
+                };
+                Tally::new(kids.start, kids.len(), root.score_range(), points)
+            }),
         };
         if kids.is_empty() {
             sh.finish(StopReason::NoMoves);
@@ -315,6 +337,8 @@ struct Shared<'a, G: SearchGame> {
     /// What each thread counts on its own, so threads do not fight over shared counters.
     threads: Box<[ThreadStats]>,
     seed: u64,
+    /// The analysis figures' counters, when on ([`Searcher::set_figures`]).
+    tally: Option<Tally>,
 }
 
 /// One thread's counters (written only by that thread, read by anyone), on its own cache lines.

@@ -28,6 +28,10 @@ impl<G: SearchGame> Shared<'_, G> {
                     score: tree.score(c).mean(),
                     pv,
                     pv_visits,
+                    figures: self
+                        .tally
+                        .as_ref()
+                        .and_then(|t| t.move_figures(t.child(c)?, self.root.to_move())),
                 }
             })
             .collect();
@@ -68,19 +72,24 @@ impl<G: SearchGame> Shared<'_, G> {
             children,
             score: tree.score(0).mean(),
             ownership,
+            figures: self
+                .tally
+                .as_ref()
+                .and_then(|t| t.root_figures(self.root.to_move())),
             nodes: tree.len(),
             stop: None,
         }
     }
 }
 
-/// From `c`, follow the most visited child; at most `len` moves, with their visits.
+/// From `c`, follow the most visited child; at most `len` moves, with the playouts through
+/// each (real ones: a node whose only visits are the priors' virtual games ends the line).
 fn principal_variation(tree: &Tree, mut c: usize, len: usize) -> (Vec<Action>, Vec<u32>) {
     let mut pv = Vec::new();
     let mut visits = Vec::new();
     while pv.len() < len {
         let n = tree.node(c);
-        let v = n.stats().visits;
+        let v = u32::try_from(tree.score(c).sums().1).unwrap_or(u32::MAX);
         if v == 0 {
             break;
         }
