@@ -98,8 +98,9 @@ fn several_requests_in_flight() {
     let allow = moves_of(by_id["allow"][0]);
     assert!(!allow.is_empty());
     assert!(allow.iter().all(|m| m == "C3" || m == "G7"), "{allow:?}");
+    // Only moves with a playout of their own are listed (issue 66: the priors' virtual games
+    // are not visits), so 400 visits list a dozen moves or so, not every legal one.
     let avoid = moves_of(by_id["avoid"][0]);
-    // Only moves with playouts of their own are listed: at 400 visits, a dozen or more.
     assert!(avoid.len() >= 5, "{avoid:?}");
     for m in ["E5", "D5", "F5", "E4", "E6", "D4", "F4", "D6", "F6"] {
         assert!(!avoid.iter().any(|a| a == m), "{m} in {avoid:?}");

@@ -31,12 +31,11 @@
 mod choice;
 mod estimate;
 mod go_engine;
-mod on_side;
 mod policy;
 
 pub use go_engine::GoEngine;
 
-use crate::board::{with_size, BoardSize, ByColor, Color, SizeTask};
+use crate::board::{with_size, BoardSize, ByColor, Color, Geometry, SizeTask};
 use crate::engine::MoveRule;
 use crate::game::{GameError, Rules, Vertex, VertexMove};
 use crate::mcts::{Limits, Params, StopReason, TreeSync};
@@ -355,17 +354,7 @@ struct NewEngine {
 impl SizeTask for NewEngine {
     type Output = Box<dyn Engine>;
 
-    fn run<const N: usize, const W: usize>(self) -> Box<dyn Engine> {
-        let engine = GoEngine::<N, W>::new(self.komi, self.cfg);
-        if N == 0 {
-            // The shared path: the engine outlives this call, so it sets its side on each.
-            let side = crate::board::shared::side::<N, W>();
-            Box::new(on_side::OnSide {
-                side,
-                inner: engine,
-            })
-        } else {
-            Box::new(engine)
-        }
+    fn run<const N: usize, const W: usize>(self, geo: Geometry<N, W>) -> Box<dyn Engine> {
+        Box::new(GoEngine::new(geo, self.komi, self.cfg))
     }
 }

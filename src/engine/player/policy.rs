@@ -2,17 +2,16 @@
 //! analysis protocols report it (`includePolicy`, each move's `prior`).
 
 use super::GoEngine;
-use crate::board::shared::side;
-use crate::board::{Board, Color, Move};
+use crate::board::{Color, Move};
 use crate::engine::model;
 
 impl<const N: usize, const W: usize> GoEngine<N, W> {
     /// See [`super::Engine::policy`]. The table is the one the search reads on this board
     /// size with the default preset ([`model::for_side`]).
     pub(super) fn model_policy(&self, c: Color) -> Vec<f32> {
-        let n = side::<N, W>();
-        let table = model::for_side(n, true);
         let b = self.game.board();
+        let n = b.geometry().n();
+        let table = model::for_side(n, true);
         let index = |m: &(Color, Move)| match m.1 {
             Move::Play(p) => Some(p.index()),
             Move::Pass => None,
@@ -25,7 +24,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             .rev()
             .flat_map(|y| (0..n).map(move |x| (x, y)))
             .map(|(x, y)| {
-                let p = Board::<N, W>::point(x, y).expect("a point of the board");
+                let p = b.point(x, y).expect("a point of the board");
                 if !self.game.is_legal(c, Move::Play(p)) {
                     return -1.0;
                 }
