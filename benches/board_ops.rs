@@ -112,7 +112,7 @@ fn by_points<const N: usize, const W: usize>(
     pred: impl Fn(Point) -> bool,
 ) -> Bitboard<W> {
     let mut m = Bitboard::<W>::EMPTY;
-    for p in Board::<N, W>::points() {
+    for p in Board::<N, W>::new().points() {
         if board.empty().contains(p.index()) && pred(p) {
             m.insert(p.index());
         }
@@ -209,7 +209,7 @@ fn bench_capture<const N: usize, const W: usize>(
     removed: u32,
 ) {
     let start: Board<N, W> = diagram.parse().expect("fixture diagram");
-    let p = Board::<N, W>::point(N / 2, N / 2).expect("centre");
+    let p = Board::<N, W>::new().point(N / 2, N / 2).expect("centre");
     let mut after = start.clone();
     after
         .play(Color::Black, Move::Play(p))

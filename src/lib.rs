@@ -50,8 +50,20 @@
 //! their own, with constant geometry, and a second copy of their hot entries compiled for
 //! x86-64-v3, chosen at run time. Every other size runs the shared path ([`board::shared`]):
 //! the instantiation `N = 0` in 2, 4 or 6 words ([`board::shared::shared_words`]), which reads
-//! its side from the thread at run time; `with_size` sets it, and an engine of the shared path
-//! sets it on each call. Each playout has one out-of-line entry per instantiation
+//! its side at run time from the board itself.
+//!
+//! **Where the side lives.** Every board holds its [`board::Geometry`], a one-byte `Copy`
+//! value: for 9, 13 and 19 its side is the constant `N` and the accessors fold to constants;
+//! on the shared path it is the side the board was made with, from a `BoardSize`
+//! ([`board::Geometry::of`] checks that it fits the words), and it never changes. `with_size`
+//! hands the geometry to the work it runs, which makes its boards from it; everything above
+//! asks a board (or the game, the search state) for its geometry. So a board sent to another
+//! thread takes its side along, two boards of different sides on one instantiation cannot
+//! mix, and no layer above the board names the size machinery: the search sees only its
+//! game trait, and nothing has to be set up per thread or per call. Reading the side from the
+//! board costs the shared path a load where a thread-local cost a call (`perf/build.md`).
+//!
+//! Each playout has one out-of-line entry per instantiation
 //! ([`playout::heavy_playout`], the light rollout in `engine::state`), shared by the search's
 //! workers and the flat search (the heavy one by the bench too). The lane kernel is compiled
 //! for 9x9 and 19x19 only. `perf/build.md` has what each choice costs the build and the speed.

@@ -50,7 +50,7 @@ fn several_requests_in_flight() {
         r#"{"id":"allow","boardXSize":9,"boardYSize":9,"maxVisits":200,"allowMoves":[{"player":"B","moves":["C3","G7"],"untilDepth":1}]}"#,
         r#"{"id":"avoid","boardXSize":9,"boardYSize":9,"maxVisits":400,"avoidMoves":[{"player":"B","moves":["E5","D5","F5","E4","E6","D4","F4","D6","F6"],"untilDepth":1}]}"#,
         r#"{"id":"illegal","moves":[["B","E5"],["W","E5"]],"boardXSize":9,"boardYSize":9}"#,
-        r#"{"id":"w","boardXSize":13,"boardYSize":13,"includePolicy":true,"includeOwnership":true,"maxVisits":100}"#,
+        r#"{"id":"w","boardXSize":13,"boardYSize":13,"rootPolicyTemperature":2,"includeOwnership":true,"maxVisits":100}"#,
         "not json",
     ]);
     let mut by_id: HashMap<String, Vec<&Value>> = HashMap::new();
@@ -114,7 +114,7 @@ fn several_requests_in_flight() {
     let w = &by_id["w"];
     assert!(w
         .iter()
-        .any(|a| a["warning"].is_string() && a["field"] == "includePolicy"));
+        .any(|a| a["warning"].is_string() && a["field"] == "rootPolicyTemperature"));
     let answer = w.iter().find(|a| a["moveInfos"].is_array()).unwrap();
     assert_eq!(answer["ownership"].as_array().unwrap().len(), 169);
 }

@@ -6,7 +6,7 @@ mod common;
 use common::random_position;
 use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg32;
-use tengen::board::{Board, Color, DiagramError, Move, SetupError};
+use tengen::board::{Board, Color, DiagramError, Geometry, Move, SetupError};
 
 fn same_stones<const N: usize, const W: usize>(a: &Board<N, W>, b: &Board<N, W>) -> bool {
     a.stones(Color::Black) == b.stones(Color::Black)
@@ -18,7 +18,7 @@ fn same_stones<const N: usize, const W: usize>(a: &Board<N, W>, b: &Board<N, W>)
 fn round_trips<const N: usize, const W: usize>(positions: usize) {
     let mut rng = Pcg32::seed_from_u64(0xd1a6 + N as u64);
     for i in 0..positions {
-        let b = random_position::<N, W>(&mut rng);
+        let b = random_position(Geometry::<N, W>::new(), &mut rng);
         let drawn = b.to_string();
         let back: Board<N, W> = drawn
             .parse()
@@ -161,7 +161,10 @@ fn wrong_number_of_rows() {
 fn string_without_liberties() {
     // The black pair in the lower left corner has no liberty.
     let s = ". . . . .\n. . . . .\nO . . . .\nX O . . .\nX O . . .\n";
-    let pair = [B5::point(0, 0).unwrap(), B5::point(0, 1).unwrap()];
+    let pair = [
+        B5::new().point(0, 0).unwrap(),
+        B5::new().point(0, 1).unwrap(),
+    ];
     match s.parse::<B5>() {
         Err(DiagramError::Setup(SetupError::NoLiberties(p))) => {
             assert!(pair.contains(&p), "{p:?} is not in the dead string");
@@ -177,7 +180,7 @@ fn string_without_liberties() {
     // The same stones with one liberty are fine.
     let s = ". . . . .\n. . . . .\n. . . . .\nX O . . .\nX O . . .\n";
     let b: B5 = s.parse().unwrap();
-    assert_eq!(b.liberties(B5::point(0, 0).unwrap()), 1);
+    assert_eq!(b.liberties(B5::new().point(0, 0).unwrap()), 1);
     assert_eq!(b.ko(), None);
 }
 
@@ -185,7 +188,7 @@ fn string_without_liberties() {
 fn parsed_position_has_the_drawn_coordinates_and_plays_on() {
     let s = "   A B C D E\n 5 . . . . O 5\n 4 . . . . . 4\n 3 . . . . . 3\n 2 O . . . . 2\n 1 X . . . . 1\n   A B C D E\n";
     let mut b: B5 = s.parse().unwrap();
-    let at = |x, y| B5::point(x, y).unwrap();
+    let at = |x, y| B5::new().point(x, y).unwrap();
     assert_eq!(b.color_at(at(0, 0)), Some(Color::Black));
     assert_eq!(b.color_at(at(0, 1)), Some(Color::White));
     assert_eq!(b.color_at(at(4, 4)), Some(Color::White));
@@ -216,7 +219,7 @@ fn garbage<const N: usize, const W: usize>(rng: &mut Pcg32, rounds: usize) {
         }
     }
     // Near misses of a real diagram: one character changed.
-    let drawn = random_position::<N, W>(rng).to_string();
+    let drawn = random_position(Geometry::<N, W>::new(), rng).to_string();
     let chars: Vec<char> = drawn.chars().collect();
     for _ in 0..rounds {
         let mut v = chars.clone();

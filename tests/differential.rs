@@ -18,8 +18,9 @@ use common::reference::{RefBoard, RefIllegal, Xy};
 use common::{assert_same, assert_same_light, kernel_error, pt, reference_from_kernel, setup};
 use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg32;
-use tengen::board::shared::{shared_words, side, with_side, SHARED_WORDS};
-use tengen::board::{Board, Color, IllegalMove, LightBoard, Move};
+use tengen::board::shared::shared_words;
+use tengen::board::{with_size, Board, BoardSize, Color, Geometry, IllegalMove, LightBoard};
+use tengen::board::{Move, SizeTask};
 
 /// How a random game picks its moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,7 +156,7 @@ fn assert_unchanged<const N: usize, const W: usize>(
             && before.captured(Color::White) == after.captured(Color::White),
         "{ctx}: a refused move changed the board\nbefore:\n{before}\nafter:\n{after}"
     );
-    for p in Board::<N, W>::points() {
+    for p in before.points() {
         assert_eq!(
             before.chain_at(p),
             after.chain_at(p),
@@ -166,15 +167,20 @@ fn assert_unchanged<const N: usize, const W: usize>(
 
 /// Plays `attempts` move attempts of random games in `style` on an `N x N` board, checking the
 /// kernel against the reference after each, and returns what happened.
-fn random_games<const N: usize, const W: usize>(seed: u64, style: Style, attempts: u32) -> Counts {
+fn random_games<const N: usize, const W: usize>(
+    geo: Geometry<N, W>,
+    seed: u64,
+    style: Style,
+    attempts: u32,
+) -> Counts {
     let mut rng = Pcg32::seed_from_u64(seed);
     let mut counts = Counts::default();
-    let mut k = Board::<N, W>::new();
-    let mut light = LightBoard::<N, W>::new();
-    let mut r = RefBoard::new(side::<N, W>());
+    let mut k = Board::with_geometry(geo);
+    let mut light = LightBoard::with_geometry(geo);
+    let mut r = RefBoard::new(geo.n());
     // A board that held another position, to check that `copy_from` leaves no stale state.
-    let mut spare = Board::<N, W>::new();
-    let cap = 3 * side::<N, W>() * side::<N, W>();
+    let mut spare = Board::with_geometry(geo);
+    let cap = 3 * geo.area();
     let mut to_move = Color::Black;
     let mut plies = 0;
     let mut passes = 0;
@@ -182,7 +188,7 @@ fn random_games<const N: usize, const W: usize>(seed: u64, style: Style, attempt
     counts.games = 1;
     for attempt in 0..attempts {
         counts.attempts += 1;
-        let n = side::<N, W>();
+        let n = geo.n();
         let ctx = format!("{n}x{n} {style:?} seed {seed:#x} attempt {attempt}");
         let choice = if refusals >= 4 {
             None
@@ -205,7 +211,7 @@ fn random_games<const N: usize, const W: usize>(seed: u64, style: Style, attempt
             Some(p) => {
                 let was_eyelike = r.get(p).is_none() && r.is_eyelike(to_move, p);
                 let before = k.clone();
-                let kp = pt::<N, W>(p);
+                let kp = pt(geo, p);
                 let checked = k.check(to_move, Move::Play(kp));
                 let got = k.play(to_move, Move::Play(kp));
                 assert_eq!(checked, got, "{ctx}: check and play disagree at {p:?}");
@@ -267,9 +273,8 @@ fn random_games<const N: usize, const W: usize>(seed: u64, style: Style, attempt
             std::mem::swap(&mut k, &mut spare);
         }
         if attempt % 97 == 50 {
-            let rebuilt =
-                Board::<N, W>::from_stones(k.stones(Color::Black), k.stones(Color::White))
-                    .expect("a reachable position is a valid setup");
+            let rebuilt = Board::from_stones(geo, k.stones(Color::Black), k.stones(Color::White))
+                .expect("a reachable position is a valid setup");
             assert_same(
                 &rebuilt,
                 &reference_from_kernel(&k),
@@ -280,7 +285,7 @@ fn random_games<const N: usize, const W: usize>(seed: u64, style: Style, attempt
         if passes >= 2 || plies >= cap {
             k.clear();
             light.clear();
-            r = RefBoard::new(side::<N, W>());
+            r = RefBoard::new(geo.n());
             assert_same(&k, &r, &format!("{ctx}, clear"));
             to_move = Color::Black;
             plies = 0;
@@ -484,16 +489,14 @@ const GOLDEN: &[(usize, Style, [u32; 16])] = &[
 ];
 
 /// Runs both styles on one size and checks the totals against the golden counts.
-fn check_size<const N: usize, const W: usize>(attempts: u32) {
-    let seed = 0x7e46_0000 + side::<N, W>() as u64;
+fn check_size<const N: usize, const W: usize>(geo: Geometry<N, W>, attempts: u32) {
+    let n = geo.n();
+    let seed = 0x7e46_0000 + n as u64;
     let got = [
-        (
-            Style::Wild,
-            random_games::<N, W>(seed, Style::Wild, attempts),
-        ),
+        (Style::Wild, random_games(geo, seed, Style::Wild, attempts)),
         (
             Style::Fighting,
-            random_games::<N, W>(seed ^ 0xf1, Style::Fighting, attempts),
+            random_games(geo, seed ^ 0xf1, Style::Fighting, attempts),
         ),
     ];
     let mut total = Counts::default();
@@ -510,7 +513,7 @@ fn check_size<const N: usize, const W: usize>(attempts: u32) {
     assert!(total.edge_moves > 0 && total.corner_moves > 0, "{total:?}");
     assert!(total.eye_fills > 0, "{total:?}");
     // A 2x2 board has no ko: a lone stone that captures there always has two liberties.
-    if side::<N, W>() >= 3 {
+    if n >= 3 {
         assert!(total.ko_bans > 0 && total.rejected_ko > 0, "{total:?}");
         assert!(total.multi_string_captures > 0, "{total:?}");
     }
@@ -518,40 +521,41 @@ fn check_size<const N: usize, const W: usize>(attempts: u32) {
     for (style, counts) in got {
         let golden = GOLDEN
             .iter()
-            .find(|(n, s, _)| *n == side::<N, W>() && *s == style)
+            .find(|(size, s, _)| *size == n && *s == style)
             .map(|g| g.2);
         if golden != Some(counts.row()) {
-            mismatch += &format!(
-                "    ({}, Style::{style:?}, {:?}),\n",
-                side::<N, W>(),
-                counts.row()
-            );
+            mismatch += &format!("    ({n}, Style::{style:?}, {:?}),\n", counts.row());
         }
     }
     assert!(
         mismatch.is_empty(),
-        "{0}x{0}: event counts differ from the golden ones; if the change is intended, paste:\n{mismatch}",
-        side::<N, W>()
+        "{n}x{n}: event counts differ from the golden ones; if the change is intended, paste:\n{mismatch}"
     );
 }
 
-/// [`check_size`] on the shared path, the copy that sizes without their own run.
+/// [`check_size`] with `attempts`, on the board types [`with_size`] gives a size.
+struct CheckSize(u32);
+
+impl SizeTask for CheckSize {
+    type Output = ();
+    fn run<const N: usize, const W: usize>(self, geo: Geometry<N, W>) {
+        check_size(geo, self.0);
+    }
+}
+
+/// [`check_size`] on the types the engine runs side `n` on: its own copy for 9, 13 and 19,
+/// the shared path's for the others.
 fn shared_size(n: usize, attempts: u32) {
-    with_side(n, || match shared_words(n) {
-        2 => check_size::<0, 2>(attempts),
-        4 => check_size::<0, 4>(attempts),
-        w => {
-            assert_eq!(w, SHARED_WORDS);
-            check_size::<0, SHARED_WORDS>(attempts);
-        }
-    });
+    let size = BoardSize::new(n).expect("a supported size");
+    assert!(n == 9 || n == 13 || n == 19 || !size.is_specialised());
+    with_size(size, CheckSize(attempts));
 }
 
 /// The generic kernel instantiated for a size the engine runs on the shared path: the public
 /// types work on every size, and play the same games.
 #[test]
 fn random_games_7x7_own_copy() {
-    check_size::<7, 1>(1500);
+    check_size(Geometry::<7, 1>::new(), 1500);
 }
 
 #[test]
@@ -591,7 +595,7 @@ fn random_games_8x8() {
 
 #[test]
 fn random_games_9x9() {
-    check_size::<9, 2>(1500);
+    shared_size(9, 1500);
 }
 
 #[test]
@@ -606,7 +610,7 @@ fn random_games_11x11() {
 
 #[test]
 fn random_games_13x13() {
-    check_size::<13, 3>(1000);
+    shared_size(13, 1000);
 }
 
 #[test]
@@ -616,7 +620,7 @@ fn random_games_16x16() {
 
 #[test]
 fn random_games_19x19() {
-    check_size::<19, 6>(1000);
+    shared_size(19, 1000);
 }
 
 // ----- hand-drawn positions with known answers -----
@@ -637,7 +641,7 @@ fn step<const N: usize, const W: usize>(
         }
         Some(p) => {
             assert_eq!(
-                k.play(c, Move::Play(pt::<N, W>(p))),
+                k.play(c, Move::Play(pt(k.geometry(), p))),
                 want,
                 "kernel: {c} at {p:?}"
             );
@@ -656,26 +660,29 @@ fn step<const N: usize, const W: usize>(
 
 #[test]
 fn ko_ban_holds_for_one_move_and_a_pass_lifts_it() {
-    let (mut k, mut r) = setup::<5, 1>(&[
-        ". . . . .", //
-        ". . . . .",
-        ". X O . .",
-        "X O . O .",
-        ". X O . .",
-    ]);
+    let (mut k, mut r) = setup(
+        Geometry::<5, 1>::new(),
+        &[
+            ". . . . .", //
+            ". . . . .",
+            ". X O . .",
+            "X O . O .",
+            ". X O . .",
+        ],
+    );
     let (b, w) = (Color::Black, Color::White);
     step(&mut k, &mut r, b, Some((2, 1)), Ok(()));
     assert_eq!(k.captured(w), 1);
-    assert_eq!(k.ko(), Some((pt::<5, 1>((1, 1)), w)));
+    assert_eq!(k.ko(), Some((pt(k.geometry(), (1, 1)), w)));
     step(&mut k, &mut r, w, Some((1, 1)), Err(IllegalMove::Ko));
     // The ban is White's only: Black may fill the ko point.
-    assert!(k.is_legal(b, pt::<5, 1>((1, 1))));
+    assert!(k.is_legal(b, pt(k.geometry(), (1, 1))));
     // A pass lifts it.
     step(&mut k, &mut r, w, None, Ok(()));
     assert_eq!(k.ko(), None);
     step(&mut k, &mut r, b, Some((4, 4)), Ok(()));
     step(&mut k, &mut r, w, Some((1, 1)), Ok(()));
-    assert_eq!(k.ko(), Some((pt::<5, 1>((2, 1)), b)));
+    assert_eq!(k.ko(), Some((pt(k.geometry(), (2, 1)), b)));
     step(&mut k, &mut r, b, Some((2, 1)), Err(IllegalMove::Ko));
     // Any other move lifts it too.
     step(&mut k, &mut r, b, Some((4, 3)), Ok(()));
@@ -687,18 +694,21 @@ fn ko_ban_holds_for_one_move_and_a_pass_lifts_it() {
 
 #[test]
 fn capturing_two_stones_is_not_ko() {
-    let (mut k, mut r) = setup::<5, 1>(&[
-        ". . . . .", //
-        "X . . . .",
-        "O X . . .",
-        "O X . . .",
-        ". O . . .",
-    ]);
+    let (mut k, mut r) = setup(
+        Geometry::<5, 1>::new(),
+        &[
+            ". . . . .", //
+            "X . . . .",
+            "O X . . .",
+            "O X . . .",
+            ". O . . .",
+        ],
+    );
     let (b, w) = (Color::Black, Color::White);
     // The lone capturing stone is left with one liberty, but it took two stones.
     step(&mut k, &mut r, b, Some((0, 0)), Ok(()));
     assert_eq!(
-        (k.captured(w), k.ko(), k.liberties(pt::<5, 1>((0, 0)))),
+        (k.captured(w), k.ko(), k.liberties(pt(k.geometry(), (0, 0)))),
         (2, None, 1)
     );
     step(&mut k, &mut r, w, Some((0, 1)), Ok(()));
@@ -707,18 +717,21 @@ fn capturing_two_stones_is_not_ko() {
 
 #[test]
 fn capturing_stone_that_joins_a_string_is_not_ko() {
-    let (mut k, mut r) = setup::<5, 1>(&[
-        ". . . . .", //
-        ". . . . .",
-        ". O O . .",
-        "X O X O .",
-        "O . X O .",
-    ]);
+    let (mut k, mut r) = setup(
+        Geometry::<5, 1>::new(),
+        &[
+            ". . . . .", //
+            ". . . . .",
+            ". O O . .",
+            "X O X O .",
+            "O . X O .",
+        ],
+    );
     let (b, w) = (Color::Black, Color::White);
     // Takes one stone and is left with one liberty, but as part of a three-stone string.
     step(&mut k, &mut r, b, Some((1, 0)), Ok(()));
     assert_eq!(
-        (k.captured(w), k.ko(), k.liberties(pt::<5, 1>((1, 0)))),
+        (k.captured(w), k.ko(), k.liberties(pt(k.geometry(), (1, 0)))),
         (1, None, 1)
     );
     step(&mut k, &mut r, w, Some((0, 0)), Ok(()));
@@ -727,22 +740,27 @@ fn capturing_stone_that_joins_a_string_is_not_ko() {
 
 #[test]
 fn single_and_multi_stone_suicide_are_illegal() {
-    let (mut k, mut r) = setup::<5, 1>(&[
-        ". O X O .", //
-        "O O . O .",
-        ". . O . .",
-        ". . . . .",
-        ". . . . .",
-    ]);
+    let (mut k, mut r) = setup(
+        Geometry::<5, 1>::new(),
+        &[
+            ". O X O .", //
+            "O O . O .",
+            ". . O . .",
+            ". . . . .",
+            ". . . . .",
+        ],
+    );
     let (b, w) = (Color::Black, Color::White);
     step(&mut k, &mut r, b, Some((0, 4)), Err(IllegalMove::Suicide));
     step(&mut k, &mut r, b, Some((2, 3)), Err(IllegalMove::Suicide));
-    assert!(!k.non_suicide_mask(b).contains(pt::<5, 1>((2, 3)).index()));
-    assert!(!k.candidates(b).contains(pt::<5, 1>((0, 4)).index()));
+    assert!(!k
+        .non_suicide_mask(b)
+        .contains(pt(k.geometry(), (2, 3)).index()));
+    assert!(!k.candidates(b).contains(pt(k.geometry(), (0, 4)).index()));
     step(&mut k, &mut r, b, Some((4, 0)), Ok(()));
     // White's own eye: legal, but not a candidate.
-    assert!(k.is_legal(w, pt::<5, 1>((0, 4))));
-    assert!(!k.is_candidate(w, pt::<5, 1>((0, 4))));
+    assert!(k.is_legal(w, pt(k.geometry(), (0, 4))));
+    assert!(!k.is_candidate(w, pt(k.geometry(), (0, 4))));
     // White filling (2, 3) captures the black stone, joining strings: legal, no ko.
     step(&mut k, &mut r, w, Some((2, 3)), Ok(()));
     assert_eq!((k.captured(b), k.ko()), (1, None));
@@ -919,18 +937,22 @@ fn eyelike_points_follow_the_diagonal_rule() {
         ),
     ];
     for (rows, p, c, want) in cases {
-        let (k, r) = setup::<5, 1>(rows);
+        let (k, r) = setup(Geometry::<5, 1>::new(), rows);
         let ctx = format!("{rows:?} {c} at {p:?}");
         assert_eq!(r.is_eyelike(*c, *p), *want, "reference: {ctx}");
-        assert_eq!(k.is_eyelike(*c, pt::<5, 1>(*p)), *want, "kernel: {ctx}");
         assert_eq!(
-            k.eyelike_mask(*c).contains(pt::<5, 1>(*p).index()),
+            k.is_eyelike(*c, pt(k.geometry(), *p)),
+            *want,
+            "kernel: {ctx}"
+        );
+        assert_eq!(
+            k.eyelike_mask(*c).contains(pt(k.geometry(), *p).index()),
             *want,
             "mask: {ctx}"
         );
         let candidate = !*want && r.is_legal(*c, *p);
         assert_eq!(
-            k.candidates(*c).contains(pt::<5, 1>(*p).index()),
+            k.candidates(*c).contains(pt(k.geometry(), *p).index()),
             candidate,
             "candidates: {ctx}"
         );
@@ -940,30 +962,39 @@ fn eyelike_points_follow_the_diagonal_rule() {
 
 #[test]
 fn area_counts_stones_and_single_coloured_surroundings() {
-    let (k, r) = setup::<4, 1>(&[
-        ". X O .", //
-        "X X O .", ". X O .", ". X O .",
-    ]);
+    let (k, r) = setup(
+        Geometry::<4, 1>::new(),
+        &[
+            ". X O .", //
+            "X X O .", ". X O .", ". X O .",
+        ],
+    );
     // Black: five stones and the corner point between two of them.
     assert_eq!(k.area(Color::Black).count(), 6);
     assert_eq!(k.area(Color::White).count(), 4);
     assert_eq!(k.area_score(), 2);
     assert_same(&k, &r, "4x4 split");
     // An empty point next to an empty point, or next to both colours, belongs to nobody.
-    let (k, r) = setup::<5, 1>(&[
-        ". X O . .", //
-        ". X O . .",
-        ". X O . .",
-        ". X O . .",
-        ". X O . .",
-    ]);
+    let (k, r) = setup(
+        Geometry::<5, 1>::new(),
+        &[
+            ". X O . .", //
+            ". X O . .",
+            ". X O . .",
+            ". X O . .",
+            ". X O . .",
+        ],
+    );
     assert_eq!(k.area_score(), 0);
     assert_eq!(k.area(Color::Black), k.stones(Color::Black));
     assert_same(&k, &r, "5x5 split");
-    let (k, r) = setup::<3, 1>(&[
-        "X . O", //
-        "X . O", "X . O",
-    ]);
+    let (k, r) = setup(
+        Geometry::<3, 1>::new(),
+        &[
+            "X . O", //
+            "X . O", "X . O",
+        ],
+    );
     assert_eq!((k.area(Color::Black).count(), k.area_score()), (3, 0));
     assert_same(&k, &r, "3x3 with a shared column");
 }
@@ -971,9 +1002,9 @@ fn area_counts_stones_and_single_coloured_surroundings() {
 // ----- longer games, in optimised builds -----
 
 /// Many more games than the golden ones, without golden counts: volume for optimised test builds.
-fn soak<const N: usize, const W: usize>(seed: u64, attempts: u32) {
-    let mut total = random_games::<N, W>(seed, Style::Wild, attempts);
-    total.add(&random_games::<N, W>(seed ^ 1, Style::Fighting, attempts));
+fn soak<const N: usize, const W: usize>(geo: Geometry<N, W>, seed: u64, attempts: u32) {
+    let mut total = random_games(geo, seed, Style::Wild, attempts);
+    total.add(&random_games(geo, seed ^ 1, Style::Fighting, attempts));
     assert!(
         total.multi_stone_captures > 0 && total.rejected_multi_suicide > 0,
         "{total:?}"
@@ -987,18 +1018,19 @@ fn long_random_games_small_boards() {
     // The shared path, as the engine runs these sizes.
     for (n, seed) in [(4, 0x50a4), (5, 0x50a5), (7, 0x50a7)] {
         assert_eq!(shared_words(n), 2);
-        with_side(n, || soak::<0, 2>(seed, 10_000));
+        let geo = Geometry::<0, 2>::of(BoardSize::new(n).unwrap()).unwrap();
+        soak(geo, seed, 10_000);
     }
 }
 
 #[test]
 #[cfg_attr(debug_assertions, ignore = "long: run optimised")]
 fn long_random_games_9x9() {
-    soak::<9, 2>(0x50a9, 15_000);
+    soak(Geometry::<9, 2>::new(), 0x50a9, 15_000);
 }
 
 #[test]
 #[cfg_attr(debug_assertions, ignore = "long: run optimised")]
 fn long_random_games_19x19() {
-    soak::<19, 6>(0x50b3, 5_000);
+    soak(Geometry::<19, 6>::new(), 0x50b3, 5_000);
 }

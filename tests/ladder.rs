@@ -8,8 +8,8 @@ use common::random_position;
 use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
 use tengen::board::ladder::{self, MAX_NODES};
-use tengen::board::shared::{shared_words, with_side};
-use tengen::board::{Board, Color, Move, Point};
+use tengen::board::shared::shared_words;
+use tengen::board::{Board, BoardSize, Color, Geometry, Move, Point};
 
 /// The reading on board copies: the same rules as the reader, move by move with `Board::play`.
 struct Reference {
@@ -27,11 +27,11 @@ impl Reference {
         let chain = b.chain_at(prey).unwrap();
         assert_eq!(chain.lib_count, 1);
         // An attacking string next to the prey in atari: captured, an escape.
-        for p in Board::<N, W>::points() {
+        for p in b.points() {
             if b.color_at(p) == Some(!c)
                 && b.liberties(p) == 1
-                && Board::<N, W>::points()
-                    .any(|q| chain.stones.contains(q.index()) && adjacent::<N, W>(p, q))
+                && b.points()
+                    .any(|q| chain.stones.contains(q.index()) && adjacent(b, p, q))
             {
                 return false;
             }
@@ -71,8 +71,8 @@ impl Reference {
     }
 }
 
-fn adjacent<const N: usize, const W: usize>(p: Point, q: Point) -> bool {
-    let (a, b) = (Board::<N, W>::coords(p), Board::<N, W>::coords(q));
+fn adjacent<const N: usize, const W: usize>(board: &Board<N, W>, p: Point, q: Point) -> bool {
+    let (a, b) = (board.coords(p), board.coords(q));
     a.0.abs_diff(b.0) + a.1.abs_diff(b.1) == 1
 }
 
@@ -83,7 +83,7 @@ struct Seen {
     free: u32,
 }
 
-fn agree<const N: usize, const W: usize>(positions: usize, seed: u64) -> Seen {
+fn agree<const N: usize, const W: usize>(geo: Geometry<N, W>, positions: usize, seed: u64) -> Seen {
     let mut rng = Pcg32::seed_from_u64(seed);
     let mut seen = Seen::default();
     let mut tally = |x: bool| {
@@ -94,8 +94,8 @@ fn agree<const N: usize, const W: usize>(positions: usize, seed: u64) -> Seen {
         }
     };
     for _ in 0..positions {
-        let b = random_position::<N, W>(&mut rng);
-        for p in Board::<N, W>::points() {
+        let b = random_position(geo, &mut rng);
+        for p in b.points() {
             match b.color_at(p) {
                 Some(_) if b.liberties(p) == 1 => {
                     let want = Reference { nodes: 0 }.caught(&b, p);
@@ -106,10 +106,8 @@ fn agree<const N: usize, const W: usize>(positions: usize, seed: u64) -> Seen {
                 None => {
                     for c in [Color::Black, Color::White] {
                         // The escape, read as the reference reads it.
-                        let in_atari = Board::<N, W>::points().find(|&q| {
-                            adjacent::<N, W>(p, q)
-                                && b.color_at(q) == Some(c)
-                                && b.liberties(q) == 1
+                        let in_atari = b.points().find(|&q| {
+                            adjacent(&b, p, q) && b.color_at(q) == Some(c) && b.liberties(q) == 1
                         });
                         let want = in_atari
                             .is_some_and(|q| Reference { nodes: 0 }.extension_caught(&b, c, p, q));
@@ -123,8 +121,8 @@ fn agree<const N: usize, const W: usize>(positions: usize, seed: u64) -> Seen {
                         let catches = after.play(c, Move::Play(p)).is_ok()
                             && after.captured(!c) == b.captured(!c)
                             && after.liberties(p) >= 2
-                            && Board::<N, W>::points().any(|q| {
-                                adjacent::<N, W>(p, q)
+                            && b.points().any(|q| {
+                                adjacent(&b, p, q)
                                     && after.color_at(q) == Some(!c)
                                     && after.liberties(q) == 1
                                     && Reference { nodes: 0 }.caught(&after, q)
@@ -147,9 +145,16 @@ fn the_reader_agrees_with_a_reading_on_the_exact_board() {
     assert_eq!(shared_words(7), 2);
     for (seen, size) in [
         // 7x7 on the shared path, the copy that sizes without their own run.
-        (with_side(7, || agree::<0, 2>(150, 7)), 7),
-        (agree::<9, 2>(150, 9), 9),
-        (agree::<13, 3>(60, 13), 13),
+        (
+            agree(
+                Geometry::<0, 2>::of(BoardSize::new(7).unwrap()).unwrap(),
+                150,
+                7,
+            ),
+            7,
+        ),
+        (agree(Geometry::<9, 2>::new(), 150, 9), 9),
+        (agree(Geometry::<13, 3>::new(), 60, 13), 13),
     ] {
         assert!(seen.caught > 20 && seen.free > 20, "{size}: {seen:?}");
     }

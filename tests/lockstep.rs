@@ -136,8 +136,8 @@ fn lockstep<const N: usize, const W: usize, const K: usize, C: Cpu>(
                 got,
                 want[l],
                 "{ctx}: candidates\nlane\n{}scalar\n{}position\n{}",
-                Board::<N, W>::mask_diagram(got),
-                Board::<N, W>::mask_diagram(want[l]),
+                s.exact.mask_diagram(got),
+                s.exact.mask_diagram(want[l]),
                 s.light
             );
             if with_reference {
@@ -189,7 +189,7 @@ fn lockstep<const N: usize, const W: usize, const K: usize, C: Cpu>(
                 match mv {
                     Move::Play(p) => {
                         s.reference
-                            .play(c, Board::<N, W>::coords(p))
+                            .play(c, s.exact.coords(p))
                             .expect("reference accepts the lane's move");
                     }
                     Move::Pass => s.reference.pass(),

@@ -8,7 +8,7 @@ use common::reference::RefBoard;
 use common::{assert_same, assert_same_light, pt};
 use rand_core::SeedableRng;
 use rand_pcg::Pcg32;
-use tengen::board::{Bitboard, Board, BoardSize, ByColor, Color, LightBoard, Move};
+use tengen::board::{Bitboard, Board, BoardSize, ByColor, Color, Geometry, LightBoard, Move};
 use tengen::playout::batch::{self, BenchConfig, BenchError, BenchStats, Limit, Progress};
 use tengen::playout::{light_playout, light_playout_without_areas, Outcome, PlayoutConfig};
 use tengen::rng::{splitmix64, thread_seed};
@@ -191,7 +191,8 @@ fn midgame<const N: usize, const W: usize>(
             r.pass();
         } else {
             let p = cands[(rand_core::RngCore::next_u32(&mut rng) as usize) % cands.len()];
-            k.play(c, Move::Play(pt::<N, W>(p))).unwrap();
+            k.play(c, Move::Play(pt(Geometry::<N, W>::new(), p)))
+                .unwrap();
             r.play(c, p).unwrap();
         }
         c = !c;
@@ -258,8 +259,8 @@ fn replay<const N: usize, const W: usize>(
                 passes += 1;
             }
             1 => {
-                let p =
-                    Board::<N, W>::coords(tengen::board::Point::from_index(new.first().unwrap()));
+                let p = Board::<N, W>::new()
+                    .coords(tengen::board::Point::from_index(new.first().unwrap()));
                 assert!(
                     r.get(p).is_none() && r.is_legal(c, p),
                     "{ctx}: {c} played the illegal {p:?}\n{prev}"
@@ -284,7 +285,7 @@ fn replay<const N: usize, const W: usize>(
         for col in Color::ALL {
             assert_eq!(
                 out.owner[col],
-                common::mask::<N, W>(&r.area(col)),
+                common::mask(Geometry::<N, W>::new(), &r.area(col)),
                 "{ctx}: owner {col}"
             );
         }
@@ -360,7 +361,7 @@ fn first_move_is_uniform_among_candidates() {
         let out = light_playout(&mut b, c, &cfg, &mut rng);
         assert_eq!(out.moves, 1);
         let new = b.stones(c) - k.stones(c);
-        let p = Board::<5, 1>::coords(tengen::board::Point::from_index(
+        let p = Board::<5, 1>::new().coords(tengen::board::Point::from_index(
             new.first().expect("a stone"),
         ));
         let slot = cands.iter().position(|&q| q == p).expect("a candidate");

@@ -20,7 +20,7 @@ use tengen::playout::{
 fn pt(v: &str) -> Point {
     let col = COLUMNS.find(v[..1].to_ascii_uppercase().as_str()).unwrap();
     let row: usize = v[1..].parse().unwrap();
-    Board9::point(col, row - 1).unwrap()
+    Board9::new().point(col, row - 1).unwrap()
 }
 
 fn idx(v: &str) -> usize {

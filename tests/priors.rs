@@ -10,7 +10,7 @@ use tengen::mcts::{Action, Limits, Params, PriorInto, PriorWeights, SearchGame, 
 fn pt(v: &str) -> Point {
     let col = COLUMNS.find(v[..1].to_ascii_uppercase().as_str()).unwrap();
     let row: usize = v[1..].parse().unwrap();
-    Board9::point(col, row - 1).unwrap()
+    Board9::new().point(col, row - 1).unwrap()
 }
 
 fn act(v: &str) -> Action {
@@ -60,7 +60,7 @@ fn prior_at<const N: usize, const W: usize>(
     y: usize,
     w: PriorWeights,
 ) -> Stats {
-    let p = tengen::board::Board::<N, W>::point(x, y).unwrap();
+    let p = tengen::board::Board::<N, W>::new().point(x, y).unwrap();
     let mut out = Vec::new();
     s.priors(&[GoState::<N, W>::action(p)], w, &mut out);
     out[0]
@@ -232,7 +232,8 @@ fn the_move_model_favours_the_capture_over_the_first_line() {
     };
     let s = position();
     // The shares are of every action given: all the empty points here.
-    let empty: Vec<Action> = Board9::points()
+    let empty: Vec<Action> = Board9::new()
+        .points()
         .filter(|&p| s.board().color_at(p).is_none())
         .map(GoState::<9, 2>::action)
         .collect();
@@ -256,7 +257,8 @@ fn the_nine_by_nine_model_serves_other_sizes_only_when_asked() {
     use tengen::board::Board;
     let b = Board::<13, 3>::new();
     let s = GoState::new(&b, Color::Black, 0, 7.5);
-    let all: Vec<Action> = Board::<13, 3>::points()
+    let all: Vec<Action> = Board::<13, 3>::new()
+        .points()
         .map(GoState::<13, 3>::action)
         .collect();
     let mut weights = PriorWeights {
@@ -293,7 +295,7 @@ fn third_and_fourth_lines_in_empty_areas_are_favoured_on_large_boards() {
     };
     let mut b = Board::<19, 6>::new();
     let s = GoState::new(&b, Color::Black, 0, 7.5);
-    let all: Vec<Point> = Board::<19, 6>::points().collect();
+    let all: Vec<Point> = Board::<19, 6>::new().points().collect();
     let actions: Vec<Action> = all.iter().map(|&p| GoState::<19, 6>::action(p)).collect();
     let mut out = Vec::new();
     s.priors(&actions, lines, &mut out);
@@ -309,7 +311,7 @@ fn third_and_fourth_lines_in_empty_areas_are_favoured_on_large_boards() {
     }
     // A stone at (3, 3): the fourth-line points within three steps of it get nothing, those
     // farther away still do.
-    let stone = Board::<19, 6>::point(3, 3).unwrap();
+    let stone = Board::<19, 6>::new().point(3, 3).unwrap();
     b.play(Color::White, tengen::board::Move::Play(stone))
         .unwrap();
     let s = GoState::new(&b, Color::Black, 0, 7.5);
@@ -348,7 +350,7 @@ fn the_points_of_empty_corners_are_favoured_on_large_boards() {
     };
     let mut b = Board::<19, 6>::new();
     let s = GoState::new(&b, Color::Black, 0, 7.5);
-    let all: Vec<Point> = Board::<19, 6>::points().collect();
+    let all: Vec<Point> = Board::<19, 6>::new().points().collect();
     let actions: Vec<Action> = all.iter().map(|&p| GoState::<19, 6>::action(p)).collect();
     let mut out = Vec::new();
     s.priors(&actions, corners, &mut out);
@@ -368,7 +370,7 @@ fn the_points_of_empty_corners_are_favoured_on_large_boards() {
     // longer empty; the others are.
     b.play(
         Color::White,
-        tengen::board::Move::Play(Board::<19, 6>::point(5, 5).unwrap()),
+        tengen::board::Move::Play(Board::<19, 6>::new().point(5, 5).unwrap()),
     )
     .unwrap();
     let s = GoState::new(&b, Color::Black, 0, 7.5);
@@ -382,7 +384,7 @@ fn the_points_of_empty_corners_are_favoured_on_large_boards() {
     let mut b = Board::<19, 6>::new();
     b.play(
         Color::White,
-        tengen::board::Move::Play(Board::<19, 6>::point(6, 6).unwrap()),
+        tengen::board::Move::Play(Board::<19, 6>::new().point(6, 6).unwrap()),
     )
     .unwrap();
     let s = GoState::new(&b, Color::Black, 0, 7.5);

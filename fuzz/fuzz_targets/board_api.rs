@@ -18,9 +18,8 @@
 //! * 7: a pass (bit 3 of the op clear) or only the move handed to the other colour (set).
 #![no_main]
 
-use tengen::board::shared::{side, with_side};
 use libfuzzer_sys::fuzz_target;
-use tengen::board::{Bitboard, Board, Color, Geometry, IllegalMove, Move, Point};
+use tengen::board::{Bitboard, Board, BoardSize, Color, Geometry, IllegalMove, Move, Point};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&size, ops)) = data.split_first() else {
@@ -29,30 +28,31 @@ fuzz_target!(|data: &[u8]| {
     match size % 3 {
         // 5x5 on the shared path, the copy the small sizes without their own run
         // (`shared_words` is 2 for them).
-        0 => with_side(5, || run::<0, 2>(ops)),
-        1 => run::<9, 2>(ops),
-        _ => run::<19, 6>(ops),
+        0 => run(Geometry::<0, 2>::of(BoardSize::new(5).unwrap()).unwrap(), ops),
+        1 => run(Geometry::<9, 2>::new(), ops),
+        _ => run(Geometry::<19, 6>::new(), ops),
     }
 });
 
-fn run<const N: usize, const W: usize>(data: &[u8]) {
-    let mut b = Board::<N, W>::new();
+fn run<const N: usize, const W: usize>(geo: Geometry<N, W>, data: &[u8]) {
+    let mut b = Board::with_geometry(geo);
+    let n = geo.n();
     let mut c = Color::Black;
     for op in data.chunks_exact(3) {
         let i = usize::from(u16::from_le_bytes([op[1], op[2]]));
         let p = Point::from_index(i);
-        let k = i % (side::<N, W>() * side::<N, W>());
-        let nth = Board::<N, W>::point(k % side::<N, W>(), k / side::<N, W>()).expect("on the board");
+        let k = i % (n * n);
+        let nth = b.point(k % n, k / n).expect("on the board");
         match op[0] % 8 {
             0 => {
                 let before = b.clone();
                 match b.play(c, Move::Play(p)) {
                     Ok(()) => {
-                        assert!(Board::<N, W>::is_on_board(p));
+                        assert!(b.is_on_board(p));
                         c = !c;
                     }
                     Err(e) => {
-                        if !Board::<N, W>::is_on_board(p) {
+                        if !b.is_on_board(p) {
                             assert_eq!(e, IllegalMove::OffBoard);
                         }
                         assert!(before == b, "a refused move changed the board");
@@ -77,8 +77,8 @@ fn run<const N: usize, const W: usize>(data: &[u8]) {
                 }
                 let legal = b.is_legal(c, p);
                 assert_eq!(legal, b.check(c, Move::Play(p)).is_ok());
-                assert!(!legal || Board::<N, W>::is_on_board(p));
-                let _ = Board::<N, W>::coords(p);
+                assert!(!legal || b.is_on_board(p));
+                let _ = b.coords(p);
             }
             3 => {
                 if b.color_at(nth).is_none() {
@@ -98,9 +98,9 @@ fn run<const N: usize, const W: usize>(data: &[u8]) {
                 set.remove(i);
                 assert!(set.is_empty());
                 if i < Bitboard::<W>::CAPACITY {
-                    let n = Geometry::<N, W>::neighbours_of(i);
-                    assert!((n - Board::<N, W>::on_board()).is_empty());
-                    let _ = Geometry::<N, W>::key(c.index(), i);
+                    let n = geo.neighbours_of(i);
+                    assert!((n - b.on_board()).is_empty());
+                    let _ = geo.key(c.index(), i);
                 }
             }
             6 => {

@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tengen::board::{Bitboard, Board, Color};
+use tengen::board::{Bitboard, Board, Color, Geometry};
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
@@ -24,10 +24,10 @@ fn drawn_position<const N: usize, const W: usize>(data: &[u8]) {
     for (k, &v) in data.iter().take(N * N).enumerate() {
         if v % 3 != 0 {
             stones[usize::from(v % 3 - 1)]
-                .insert(Board::<N, W>::point(k % N, k / N).unwrap().index());
+                .insert(Board::<N, W>::new().point(k % N, k / N).unwrap().index());
         }
     }
-    let Ok(b) = Board::<N, W>::from_stones(stones[0], stones[1]) else {
+    let Ok(b) = Board::<N, W>::from_stones(Geometry::new(), stones[0], stones[1]) else {
         return;
     };
     let drawn = b.to_string();

@@ -16,10 +16,9 @@
 #[allow(dead_code)]
 mod reference;
 
-use tengen::board::shared::{side, with_side};
 use libfuzzer_sys::fuzz_target;
 use reference::{RefBoard, RefIllegal};
-use tengen::board::{Bitboard, Board, Color, Geometry, IllegalMove, Move, Point};
+use tengen::board::{Bitboard, Board, BoardSize, Color, Geometry, IllegalMove, Move, Point};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&size, moves)) = data.split_first() else {
@@ -27,17 +26,18 @@ fuzz_target!(|data: &[u8]| {
     };
     // Two specialised sizes and one of the shared path (`tengen::cpu::is_specialised`).
     match size % 3 {
-        0 => run::<9, 2>(moves),
-        1 => run::<19, 6>(moves),
+        0 => run(Geometry::<9, 2>::new(), moves),
+        1 => run(Geometry::<19, 6>::new(), moves),
         // 7x7 on the shared path, the copy the small sizes without their own run
         // (`shared_words` is 2 for them).
-        _ => with_side(7, || run::<0, 2>(moves)),
+        _ => run(Geometry::<0, 2>::of(BoardSize::new(7).unwrap()).unwrap(), moves),
     }
 });
 
-fn run<const N: usize, const W: usize>(data: &[u8]) {
-    let mut b = Board::<N, W>::new();
-    let mut r = RefBoard::new(side::<N, W>());
+fn run<const N: usize, const W: usize>(geo: Geometry<N, W>, data: &[u8]) {
+    let mut b = Board::with_geometry(geo);
+    let n = geo.n();
+    let mut r = RefBoard::new(n);
     let mut c = Color::Black;
     let mut bytes = data.iter().copied();
     while let Some(op) = bytes.next() {
@@ -51,13 +51,13 @@ fn run<const N: usize, const W: usize>(data: &[u8]) {
             }
             0xe0..=0xfd => {
                 let lo = usize::from(bytes.next().unwrap_or(0));
-                let hi = if side::<N, W>() * side::<N, W>() > 256 {
+                let hi = if n * n > 256 {
                     usize::from(bytes.next().unwrap_or(0))
                 } else {
                     0
                 };
-                let k = (hi << 8 | lo) % (side::<N, W>() * side::<N, W>());
-                Move::Play(Board::<N, W>::point(k % side::<N, W>(), k / side::<N, W>()).unwrap())
+                let k = (hi << 8 | lo) % (n * n);
+                Move::Play(b.point(k % n, k / n).unwrap())
             }
             0xfe => Move::Pass,
             0xff => {
@@ -74,7 +74,7 @@ fn run<const N: usize, const W: usize>(data: &[u8]) {
                 Ok(())
             }
             Move::Play(p) => r
-                .play(c, Board::<N, W>::coords(p))
+                .play(c, b.coords(p))
                 .map(|_| ())
                 .map_err(|e| match e {
                     RefIllegal::Occupied => IllegalMove::Occupied,
@@ -103,7 +103,7 @@ fn check<const N: usize, const W: usize>(b: &Board<N, W>, r: &RefBoard) {
     for col in Color::ALL {
         let mut stones = Bitboard::<W>::EMPTY;
         for (x, y) in r.stones_of(col) {
-            stones.insert(Board::<N, W>::point(x, y).unwrap().index());
+            stones.insert(b.point(x, y).unwrap().index());
         }
         assert_eq!(
             b.stones(col),
@@ -112,7 +112,7 @@ fn check<const N: usize, const W: usize>(b: &Board<N, W>, r: &RefBoard) {
         );
         assert_eq!(b.captured(col), r.captured(col));
         for i in b.stones(col) {
-            hash ^= Geometry::<N, W>::key(col.index(), i);
+            hash ^= b.geometry().key(col.index(), i);
         }
     }
     assert_eq!(
@@ -121,7 +121,7 @@ fn check<const N: usize, const W: usize>(b: &Board<N, W>, r: &RefBoard) {
         "incremental hash differs from the recomputed one\n{b}"
     );
     assert_eq!(
-        b.ko().map(|(p, col)| (Board::<N, W>::coords(p), col)),
+        b.ko().map(|(p, col)| (b.coords(p), col)),
         r.ko(),
         "ko differs from the reference\n{b}"
     );

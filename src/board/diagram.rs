@@ -14,7 +14,6 @@ use super::bitboard::Bitboard;
 use super::geometry::Geometry;
 use super::position::{Board, SetupError};
 use super::types::Color;
-use crate::board::shared::side;
 use std::fmt;
 use std::str::FromStr;
 
@@ -40,15 +39,15 @@ pub enum DiagramError {
 
 impl<const N: usize, const W: usize> fmt::Display for Board<N, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let letters: String = COLUMNS[..side::<N, W>()]
+        let letters: String = COLUMNS[..self.geometry().n()]
             .chars()
             .flat_map(|c| [' ', c])
             .collect();
         writeln!(f, "   {}", &letters[1..])?;
-        for y in (0..side::<N, W>()).rev() {
+        for y in (0..self.geometry().n()).rev() {
             write!(f, "{:>2}", y + 1)?;
-            for x in 0..side::<N, W>() {
-                let i = Geometry::<N, W>::index(x, y);
+            for x in 0..self.geometry().n() {
+                let i = self.geometry().index(x, y);
                 let ch = if self.stones(Color::Black).contains(i) {
                     'X'
                 } else if self.stones(Color::White).contains(i) {
@@ -78,16 +77,24 @@ fn is_coordinate_line(n: usize, t: &str) -> bool {
 impl<const N: usize, const W: usize> FromStr for Board<N, W> {
     type Err = DiagramError;
 
+    /// A diagram of the constant side `N` (see [`Board::from_diagram`]).
     fn from_str(s: &str) -> Result<Self, DiagramError> {
+        Self::from_diagram(Geometry::new(), s)
+    }
+}
+
+impl<const N: usize, const W: usize> Board<N, W> {
+    /// The position a diagram of a board of geometry `geo` draws (see the module's docs).
+    pub fn from_diagram(geo: Geometry<N, W>, s: &str) -> Result<Self, DiagramError> {
         let mut rows: Vec<Vec<Option<Color>>> = Vec::new();
         for (n, line) in s.lines().enumerate() {
             let line_no = n + 1;
             let t = line.trim();
-            if t.is_empty() || is_coordinate_line(side::<N, W>(), t) {
+            if t.is_empty() || is_coordinate_line(geo.n(), t) {
                 continue;
             }
             let body = t.trim_matches(|c: char| c.is_ascii_digit() || c.is_whitespace());
-            let mut row = Vec::with_capacity(side::<N, W>());
+            let mut row = Vec::with_capacity(geo.n());
             for ch in body.chars().filter(|c| !c.is_whitespace()) {
                 row.push(match ch {
                     'X' | 'x' => Some(Color::Black),
@@ -96,31 +103,31 @@ impl<const N: usize, const W: usize> FromStr for Board<N, W> {
                     _ => return Err(DiagramError::BadChar { line: line_no, ch }),
                 });
             }
-            if row.len() != side::<N, W>() {
+            if row.len() != geo.n() {
                 return Err(DiagramError::RowLength {
                     line: line_no,
-                    expected: side::<N, W>(),
+                    expected: geo.n(),
                     found: row.len(),
                 });
             }
             rows.push(row);
         }
-        if rows.len() != side::<N, W>() {
+        if rows.len() != geo.n() {
             return Err(DiagramError::RowCount {
-                expected: side::<N, W>(),
+                expected: geo.n(),
                 found: rows.len(),
             });
         }
         let mut stones = [Bitboard::<W>::EMPTY; 2];
         for (r, row) in rows.iter().enumerate() {
-            let y = side::<N, W>() - 1 - r;
+            let y = geo.n() - 1 - r;
             for (x, cell) in row.iter().enumerate() {
                 if let Some(c) = cell {
-                    stones[c.index()].insert(Geometry::<N, W>::index(x, y));
+                    stones[c.index()].insert(geo.index(x, y));
                 }
             }
         }
-        Ok(Board::from_stones(stones[0], stones[1])?)
+        Ok(Board::from_stones(geo, stones[0], stones[1])?)
     }
 }
 
@@ -134,7 +141,7 @@ mod tests {
         let mut b = B15::new();
         b.play(
             Color::White,
-            crate::board::Move::Play(B15::point(13, 0).unwrap()),
+            crate::board::Move::Play(B15::new().point(13, 0).unwrap()),
         )
         .unwrap();
         let back: B15 = b.to_string().parse().expect("15x15 diagram parses");

@@ -5,7 +5,8 @@
 //! a point from one row into the next. North is `+S`, south `-S`, east `+1`, west `-1`.
 
 use super::bitboard::Bitboard;
-use super::shared::{side, Masks, MASKS, SHARED_WORDS};
+use super::shared::{Masks, MASKS, SHARED_WORDS};
+use super::size::BoardSize;
 use super::tables::{neighbour_start, zobrist_start, EXACT, SIDE_TABLES};
 use crate::rng::{splitmix64, GAMMA};
 
@@ -50,12 +51,22 @@ pub const fn words_for(n: usize) -> usize {
     (n * (n + 1) - 1).div_ceil(64)
 }
 
-/// Geometry of an `N x N` board stored in `W` words. For `N >= 2` every item is a
-/// compile-time constant; `N = 0` is the shared path ([`super::shared`]), whose side is the
-/// thread's and whose items the accessors below read at run time. Code reads the geometry
-/// through the accessors (`s()`, `onboard()`, ...), never the constants, so that it runs on
-/// both.
-pub struct Geometry<const N: usize, const W: usize>;
+/// Geometry of an `N x N` board stored in `W` words: a small `Copy` value every board holds
+/// and hands out ([`super::Board::geometry`]). For `N >= 2` every item is a compile-time
+/// constant and the value's side is never read; `N = 0` is the shared path
+/// ([`super::shared`]), whose side is the value's own, set when the value is made from a
+/// [`BoardSize`] ([`Self::of`]) and never changed. Code reads the geometry through the
+/// accessors (`s()`, `onboard()`, ...), never the constants, so that it runs on both.
+///
+/// Only [`Self::new`] (a constant side) and [`Self::of`] (any side, checked to fit `W` words)
+/// make one, so a value's side always fits its words: every table the shared path indexes
+/// is sized for the largest board, and a side that fits `W` words keeps every index a
+/// board of this value computes inside them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Geometry<const N: usize, const W: usize> {
+    /// The side: `N`, or on the shared path one whose layout fits `W` words.
+    side: BoardSize,
+}
 
 impl<const N: usize, const W: usize> Geometry<N, W> {
     /// Row stride in bits (a constant side's; see [`Self::s`]).
@@ -65,6 +76,42 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     pub const VALID: () = assert!(
         (N >= 2 && N <= MAX_SIZE && W == words_for(N)) || (N == 0 && W >= 1 && W <= SHARED_WORDS)
     );
+
+    /// The geometry of the constant side `N`. Code generic over `N` that may run on the
+    /// shared path takes its geometry from a board or from [`Self::of`] instead: this one
+    /// does not compile for `N = 0`.
+    #[must_use]
+    // No `Default`: a geometry of the shared path has no default side.
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Self {
+        const { assert!(N != 0, "the shared path's side comes from a BoardSize") };
+        #[allow(clippy::let_unit_value)]
+        let () = Self::VALID;
+        match BoardSize::new(N) {
+            Some(side) => Geometry { side },
+            None => panic!("N is not a supported side"),
+        }
+    }
+
+    /// The geometry of `size` in this shape: `Some` if `size` is the constant side `N`, or on
+    /// the shared path (`N = 0`) if `size`'s layout fits `W` words.
+    #[must_use]
+    pub const fn of(size: BoardSize) -> Option<Self> {
+        #[allow(clippy::let_unit_value)]
+        let () = Self::VALID;
+        let n = size.get();
+        if (N != 0 && n == N) || (N == 0 && words_for(n) <= W) {
+            Some(Geometry { side: size })
+        } else {
+            None
+        }
+    }
+
+    /// The board size this geometry is of.
+    #[must_use]
+    pub const fn size(self) -> BoardSize {
+        self.side
+    }
 
     /// Every point of the board (a constant side's; see [`Self::onboard`]).
     const ONBOARD: Bitboard<W> = Self::rows_cols(0, N, 0, N);
@@ -104,35 +151,43 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
         Bitboard(out)
     }
 
-    /// The side length: `N`, or the thread's side on the shared path.
+    /// The side length: `N`, or the value's side on the shared path.
     #[must_use]
     #[inline(always)]
-    pub fn n() -> usize {
-        side::<N, W>()
+    pub const fn n(self) -> usize {
+        if N != 0 {
+            N
+        } else {
+            self.side.get()
+        }
     }
 
     /// Row stride in bits.
     #[must_use]
     #[inline(always)]
-    pub fn s() -> usize {
-        Self::n() + 1
+    pub fn s(self) -> usize {
+        self.n() + 1
     }
 
     /// Number of points.
     #[must_use]
     #[inline(always)]
-    pub fn area() -> usize {
-        Self::n() * Self::n()
+    pub fn area(self) -> usize {
+        self.n() * self.n()
     }
 
     /// A constant side's mask `constant`, or on the shared path the side's mask that `pick`
     /// reads, in this shape's words (the side's layout fits them).
     #[inline(always)]
-    fn mask(constant: Bitboard<W>, pick: impl Fn(&Masks) -> Bitboard<SHARED_WORDS>) -> Bitboard<W> {
+    fn mask(
+        self,
+        constant: Bitboard<W>,
+        pick: impl Fn(&Masks) -> Bitboard<SHARED_WORDS>,
+    ) -> Bitboard<W> {
         if N != 0 {
             return constant;
         }
-        let from = pick(&MASKS[Self::n()]);
+        let from = pick(&MASKS[self.n()]);
         let mut out = [0u64; W];
         let k = W.min(SHARED_WORDS);
         out[..k].copy_from_slice(&from.0[..k]);
@@ -142,89 +197,89 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     /// Every point of the board.
     #[must_use]
     #[inline(always)]
-    pub fn onboard() -> Bitboard<W> {
-        Self::mask(Self::ONBOARD, |m| m.onboard)
+    pub fn onboard(self) -> Bitboard<W> {
+        self.mask(Self::ONBOARD, |m| m.onboard)
     }
 
     /// Points of the first and last column and row.
     #[must_use]
     #[inline(always)]
-    pub fn edge() -> Bitboard<W> {
-        Self::mask(Self::EDGE, |m| m.edge)
+    pub fn edge(self) -> Bitboard<W> {
+        self.mask(Self::EDGE, |m| m.edge)
     }
 
     /// Column `x = 0`.
     #[must_use]
     #[inline(always)]
-    pub fn west_edge() -> Bitboard<W> {
-        Self::mask(Self::WEST_EDGE, |m| m.west)
+    pub fn west_edge(self) -> Bitboard<W> {
+        self.mask(Self::WEST_EDGE, |m| m.west)
     }
 
     /// Column `x = N - 1`.
     #[must_use]
     #[inline(always)]
-    pub fn east_edge() -> Bitboard<W> {
-        Self::mask(Self::EAST_EDGE, |m| m.east)
+    pub fn east_edge(self) -> Bitboard<W> {
+        self.mask(Self::EAST_EDGE, |m| m.east)
     }
 
     /// Row `y = 0`.
     #[must_use]
     #[inline(always)]
-    pub fn south_edge() -> Bitboard<W> {
-        Self::mask(Self::SOUTH_EDGE, |m| m.south)
+    pub fn south_edge(self) -> Bitboard<W> {
+        self.mask(Self::SOUTH_EDGE, |m| m.south)
     }
 
     /// Row `y = N - 1`.
     #[must_use]
     #[inline(always)]
-    pub fn north_edge() -> Bitboard<W> {
-        Self::mask(Self::NORTH_EDGE, |m| m.north)
+    pub fn north_edge(self) -> Bitboard<W> {
+        self.mask(Self::NORTH_EDGE, |m| m.north)
     }
 
     /// Bit index of column `x`, row `y` (from the bottom).
     #[must_use]
     #[inline(always)]
-    pub fn index(x: usize, y: usize) -> usize {
-        y * Self::s() + x
+    pub fn index(self, x: usize, y: usize) -> usize {
+        y * self.s() + x
     }
 
     /// `(x, y)` of bit index `i`.
     #[must_use]
     #[inline(always)]
-    pub fn coords(i: usize) -> (usize, usize) {
-        (i % Self::s(), i / Self::s())
+    pub fn coords(self, i: usize) -> (usize, usize) {
+        (i % self.s(), i / self.s())
     }
 
     /// The on-board orthogonal neighbours of every point of `b` (points of `b` itself included
     /// only where they neighbour another point of `b`).
     #[must_use]
     #[inline(always)]
-    pub fn neighbours(b: Bitboard<W>) -> Bitboard<W> {
-        (b.shl(1) | b.shr(1) | b.shl(Self::s()) | b.shr(Self::s())) & Self::onboard()
+    pub fn neighbours(self, b: Bitboard<W>) -> Bitboard<W> {
+        (b.shl(1) | b.shr(1) | b.shl(self.s()) | b.shr(self.s())) & self.onboard()
     }
 
     /// The up-to-four bit indices orthogonally next to `i`, off-board ones included (a caller
     /// tests them against a mask of on-board points, as every stone and empty mask is).
     #[must_use]
     #[inline(always)]
-    pub fn around(i: usize) -> [usize; 4] {
+    pub fn around(self, i: usize) -> [usize; 4] {
         [
-            i.wrapping_sub(Self::s()),
+            i.wrapping_sub(self.s()),
             i.wrapping_sub(1),
             i + 1,
-            i + Self::s(),
+            i + self.s(),
         ]
     }
 
     /// The four bit indices diagonally next to `i`, off-board ones included.
     #[must_use]
     #[inline(always)]
-    pub fn diagonals(i: usize) -> [usize; 4] {
+    pub fn diagonals(self, i: usize) -> [usize; 4] {
         [
-            i.wrapping_sub(Self::s() + 1),
-            i.wrapping_sub(Self::s() - 1),
-            i + Self::s() - 1,
-            i + Self::s() + 1,
+            i.wrapping_sub(self.s() + 1),
+            i.wrapping_sub(self.s() - 1),
+            i + self.s() - 1,
+            i + self.s() + 1,
         ]
     }
 
@@ -233,15 +288,15 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     /// quarter turn of the 3x3 neighbourhood shifts the ring by two).
     #[must_use]
     #[inline(always)]
-    pub fn ring(i: usize) -> [usize; 8] {
+    pub fn ring(self, i: usize) -> [usize; 8] {
         [
-            i.wrapping_sub(Self::s() + 1),
-            i.wrapping_sub(Self::s()),
-            i.wrapping_sub(Self::s() - 1),
+            i.wrapping_sub(self.s() + 1),
+            i.wrapping_sub(self.s()),
+            i.wrapping_sub(self.s() - 1),
             i + 1,
-            i + Self::s() + 1,
-            i + Self::s(),
-            i + Self::s() - 1,
+            i + self.s() + 1,
+            i + self.s(),
+            i + self.s() - 1,
             i.wrapping_sub(1),
         ]
     }
@@ -251,8 +306,8 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     /// read as off-board).
     #[must_use]
     #[inline(always)]
-    pub fn cell_offset() -> usize {
-        Self::n() + 2
+    pub fn cell_offset(self) -> usize {
+        self.n() + 2
     }
 
     /// A constant side's [`Self::cell_offset`].
@@ -308,12 +363,12 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     /// If `i` is not below [`Bitboard::CAPACITY`] (`64 * W`).
     #[must_use]
     #[inline(always)]
-    pub fn neighbours_of(i: usize) -> Bitboard<W> {
+    pub fn neighbours_of(self, i: usize) -> Bitboard<W> {
         if N == 0 {
             // The shared path reads its side's table, whose bitboards are in the side's own
             // words (at most `W`); an index beyond them is off the board.
             assert!(i < Bitboard::<W>::CAPACITY, "index out of bounds: {i}");
-            let (side, mut out) = (SIDE_TABLES[Self::n()], [0u64; W]);
+            let (side, mut out) = (SIDE_TABLES[self.n()], [0u64; W]);
             let words = side.words;
             if i < 64 * words {
                 let at = side.neighbours + i * words;
@@ -382,11 +437,11 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
     /// shared path an index past its side's own words (never a point of the board) has key 0.
     #[must_use]
     #[inline(always)]
-    pub fn key(c: usize, i: usize) -> u64 {
+    pub fn key(self, c: usize, i: usize) -> u64 {
         // The table's one copy (see `board::tables`): Black's 64 W keys, then White's; the
         // shared path reads its side's, in that side's own words.
         if N == 0 {
-            let side = SIDE_TABLES[Self::n()];
+            let side = SIDE_TABLES[self.n()];
             assert!(
                 c < 2 && i < Bitboard::<W>::CAPACITY,
                 "index out of bounds: colour {c}, index {i}"
@@ -419,6 +474,7 @@ mod tests {
     fn masks_have_the_right_sizes() {
         type G9 = Geometry<9, 2>;
         type G19 = Geometry<19, 6>;
+        assert_eq!(G9::new().onboard(), G9::ONBOARD);
         assert_eq!(G9::ONBOARD.count(), 81);
         assert_eq!(G9::EDGE.count(), 32);
         assert_eq!(G19::ONBOARD.count(), 361);
@@ -431,12 +487,12 @@ mod tests {
 
     #[test]
     fn neighbours_do_not_wrap() {
-        type G = Geometry<9, 2>;
-        let corner = Bitboard::single(G::index(8, 0));
-        let n = G::neighbours(corner);
+        let g = Geometry::<9, 2>::new();
+        let corner = Bitboard::single(g.index(8, 0));
+        let n = g.neighbours(corner);
         assert_eq!(n.count(), 2);
-        assert!(n.contains(G::index(7, 0)) && n.contains(G::index(8, 1)));
-        let top = Bitboard::single(G::index(0, 8));
-        assert_eq!(G::neighbours(top).count(), 2);
+        assert!(n.contains(g.index(7, 0)) && n.contains(g.index(8, 1)));
+        let top = Bitboard::single(g.index(0, 8));
+        assert_eq!(g.neighbours(top).count(), 2);
     }
 }

@@ -22,13 +22,15 @@ use super::types::{Color, Point};
 /// the longest run in about 80.
 pub const MAX_NODES: u32 = 400;
 
-type G<const N: usize, const W: usize> = Geometry<N, W>;
-
 /// The string of `stones` that holds `seed` (a set of `stones`, grown to its strings).
-fn string<const N: usize, const W: usize>(stones: Bitboard<W>, seed: Bitboard<W>) -> Bitboard<W> {
+fn string<const N: usize, const W: usize>(
+    geo: Geometry<N, W>,
+    stones: Bitboard<W>,
+    seed: Bitboard<W>,
+) -> Bitboard<W> {
     let mut s = seed;
     loop {
-        let grown = s | (G::<N, W>::neighbours(s) & stones);
+        let grown = s | (geo.neighbours(s) & stones);
         if grown == s {
             return s;
         }
@@ -37,18 +39,23 @@ fn string<const N: usize, const W: usize>(stones: Bitboard<W>, seed: Bitboard<W>
 }
 
 /// The liberties of the string `s` among `empty`.
-fn libs<const N: usize, const W: usize>(s: Bitboard<W>, empty: Bitboard<W>) -> Bitboard<W> {
-    G::<N, W>::neighbours(s) & empty
+fn libs<const N: usize, const W: usize>(
+    geo: Geometry<N, W>,
+    s: Bitboard<W>,
+    empty: Bitboard<W>,
+) -> Bitboard<W> {
+    geo.neighbours(s) & empty
 }
 
 /// One reading: its budget of positions.
 struct Reader<const N: usize, const W: usize> {
+    geo: Geometry<N, W>,
     nodes: u32,
 }
 
 impl<const N: usize, const W: usize> Reader<N, W> {
-    fn new() -> Self {
-        Self { nodes: 0 }
+    fn new(geo: Geometry<N, W>) -> Self {
+        Self { geo, nodes: 0 }
     }
 
     /// Whether `prey` (a string of `own`, with exactly one liberty, its owner to move against
@@ -58,17 +65,17 @@ impl<const N: usize, const W: usize> Reader<N, W> {
         if self.nodes > MAX_NODES {
             return false;
         }
-        let empty = G::<N, W>::onboard() - own - opp;
+        let empty = self.geo.onboard() - own - opp;
         // An attacking string next to the prey in atari: the defender captures it.
-        let mut border = G::<N, W>::neighbours(prey) & opp;
+        let mut border = self.geo.neighbours(prey) & opp;
         while let Some(q) = border.first() {
-            let s = string::<N, W>(opp, Bitboard::single(q));
-            if libs::<N, W>(s, empty).count() == 1 {
+            let s = string(self.geo, opp, Bitboard::single(q));
+            if libs(self.geo, s, empty).count() == 1 {
                 return false;
             }
             border -= s;
         }
-        match libs::<N, W>(prey, empty).first() {
+        match libs(self.geo, prey, empty).first() {
             Some(lib) => self.extension_caught(own, opp, prey, lib),
             None => true,
         }
@@ -76,11 +83,11 @@ impl<const N: usize, const W: usize> Reader<N, W> {
 
     /// Whether a move at `a` leaves a string of `stones` next to it without liberties among
     /// `empty` (the point `a` already taken out).
-    fn captures_at(stones: Bitboard<W>, empty: Bitboard<W>, a: usize) -> bool {
-        let mut next = G::<N, W>::neighbours_of(a) & stones;
+    fn captures_at(&self, stones: Bitboard<W>, empty: Bitboard<W>, a: usize) -> bool {
+        let mut next = self.geo.neighbours_of(a) & stones;
         while let Some(q) = next.first() {
-            let s = string::<N, W>(stones, Bitboard::single(q));
-            if libs::<N, W>(s, empty).is_empty() {
+            let s = string(self.geo, stones, Bitboard::single(q));
+            if libs(self.geo, s, empty).is_empty() {
                 return true;
             }
             next -= s;
@@ -99,23 +106,23 @@ impl<const N: usize, const W: usize> Reader<N, W> {
         lib: usize,
     ) -> bool {
         let own = own | Bitboard::single(lib);
-        let empty = G::<N, W>::onboard() - own - opp;
+        let empty = self.geo.onboard() - own - opp;
         // An attacking string whose last liberty was `lib` is captured by the extension.
-        if Self::captures_at(opp, empty, lib) {
+        if self.captures_at(opp, empty, lib) {
             return false;
         }
-        let prey = string::<N, W>(own, prey | Bitboard::single(lib));
-        let prey_libs = libs::<N, W>(prey, empty);
+        let prey = string(self.geo, own, prey | Bitboard::single(lib));
+        let prey_libs = libs(self.geo, prey, empty);
         match prey_libs.count() {
             0 | 1 => true,
             2 => prey_libs.into_iter().any(|a| {
                 let after = empty - Bitboard::single(a);
                 let opp = opp | Bitboard::single(a);
-                let attacker = string::<N, W>(opp, Bitboard::single(a));
+                let attacker = string(self.geo, opp, Bitboard::single(a));
                 // An atari with no liberty of its own is suicide (the prey keeps one), and
                 // one that captures other defending stones is not read.
-                !libs::<N, W>(attacker, after).is_empty()
-                    && !Self::captures_at(own - prey, after, a)
+                !libs(self.geo, attacker, after).is_empty()
+                    && !self.captures_at(own - prey, after, a)
                     && self.caught(own, opp, prey)
             }),
             _ => false,
@@ -128,17 +135,18 @@ impl<const N: usize, const W: usize> Reader<N, W> {
 /// liberty, or a reading too long to finish.
 #[must_use]
 pub fn caught<const N: usize, const W: usize>(board: &Board<N, W>, prey: Point) -> bool {
+    let geo = board.geometry();
     let (Some(c), Some(chain)) = (board.color_at(prey), board.chain_at(prey)) else {
         return false;
     };
-    chain.lib_count == 1
-        && Reader::<N, W>::new().caught(board.stones(c), board.stones(!c), chain.stones)
+    chain.lib_count == 1 && Reader::new(geo).caught(board.stones(c), board.stones(!c), chain.stones)
 }
 
 /// The bit index of `p` when it is an empty point of the board.
 fn empty_point<const N: usize, const W: usize>(board: &Board<N, W>, p: Point) -> Option<usize> {
+    let geo = board.geometry();
     let i = p.index();
-    (G::<N, W>::onboard().contains(i) && board.color_at(p).is_none()).then_some(i)
+    (geo.onboard().contains(i) && board.color_at(p).is_none()).then_some(i)
 }
 
 /// Whether `c`'s move at the empty point `p`, next to an own string in atari, is an escape
@@ -151,10 +159,11 @@ pub fn escape_caught<const N: usize, const W: usize>(
     c: Color,
     p: Point,
 ) -> bool {
+    let geo = board.geometry();
     let Some(i) = empty_point(board, p) else {
         return false;
     };
-    let around = G::<N, W>::neighbours_of(i);
+    let around = geo.neighbours_of(i);
     let in_atari = around.into_iter().any(|q| {
         board
             .chain_at(Point::from_index(q))
@@ -162,10 +171,10 @@ pub fn escape_caught<const N: usize, const W: usize>(
     });
     let own = board.stones(c);
     in_atari
-        && Reader::<N, W>::new().extension_caught(
+        && Reader::new(geo).extension_caught(
             own,
             board.stones(!c),
-            string::<N, W>(own, around & own),
+            string(geo, own, around & own),
             i,
         )
 }
@@ -179,22 +188,23 @@ pub fn atari_catches<const N: usize, const W: usize>(
     c: Color,
     p: Point,
 ) -> bool {
+    let geo = board.geometry();
     let Some(i) = empty_point(board, p) else {
         return false;
     };
     let own = board.stones(c) | Bitboard::single(i);
     let opp = board.stones(!c);
-    let empty = G::<N, W>::onboard() - own - opp;
-    if libs::<N, W>(string::<N, W>(own, Bitboard::single(i)), empty).count() < 2 {
+    let empty = geo.onboard() - own - opp;
+    if libs(geo, string(geo, own, Bitboard::single(i)), empty).count() < 2 {
         return false;
     }
-    let mut reader = Reader::<N, W>::new();
+    let mut reader = Reader::new(geo);
     let mut catches = false;
-    let mut next = G::<N, W>::neighbours_of(i) & opp;
+    let mut next = geo.neighbours_of(i) & opp;
     while let Some(q) = next.first() {
-        let s = string::<N, W>(opp, Bitboard::single(q));
+        let s = string(geo, opp, Bitboard::single(q));
         next -= s;
-        match libs::<N, W>(s, empty).count() {
+        match libs(geo, s, empty).count() {
             // The move captures: not an atari.
             0 => return false,
             1 => catches |= reader.caught(opp, own, s),
@@ -213,7 +223,7 @@ mod tests {
     fn at<const N: usize, const W: usize>(v: &str) -> Point {
         let x = COLUMNS.find(v.as_bytes()[0] as char).unwrap();
         let y: usize = v[1..].parse().unwrap();
-        Point::from_index(G::<N, W>::index(x, y - 1))
+        Point::from_index(Geometry::<N, W>::new().index(x, y - 1))
     }
 
     /// A position from the vertices of Black's and White's stones.
@@ -225,7 +235,7 @@ mod tests {
             }
             b
         };
-        Board::from_stones(set(black), set(white)).unwrap()
+        Board::from_stones(Geometry::new(), set(black), set(white)).unwrap()
     }
 
     // White's E5 in atari (liberty F5) against Black's D5, E4, F4 and E6: extending at F5

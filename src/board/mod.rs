@@ -35,13 +35,13 @@ mod out_of_range {
     #[test]
     #[should_panic(expected = "index out of bounds")]
     fn neighbours_of_an_index_beyond_the_capacity_panics() {
-        let _ = Geometry::<9, 2>::neighbours_of(100_000);
+        let _ = Geometry::<9, 2>::new().neighbours_of(100_000);
     }
 
     #[test]
     #[should_panic(expected = "index out of bounds")]
     fn zobrist_key_of_an_index_beyond_the_capacity_panics() {
-        let _ = Geometry::<9, 2>::key(0, 128);
+        let _ = Geometry::<9, 2>::new().key(0, 128);
     }
 
     /// The shared path's keys: its side's table covers the side's own words only; past them,
@@ -49,21 +49,34 @@ mod out_of_range {
     /// panics like a constant side's.
     #[test]
     fn shared_path_keys_past_the_sides_words_are_zero() {
-        shared::with_side(5, || {
-            assert_eq!(shared::side::<0, 2>(), 5);
-            assert_ne!(Geometry::<0, 2>::key(1, 63), 0);
-            assert_eq!(Geometry::<0, 2>::key(0, 69), 0);
-            assert_eq!(Geometry::<0, 2>::key(1, 127), 0);
-            assert_eq!(Geometry::<0, 2>::key(0, 8), Geometry::<5, 1>::key(0, 8));
-            let beyond = std::panic::catch_unwind(|| Geometry::<0, 2>::key(0, 128));
-            assert!(beyond.is_err());
-        });
+        let five = BoardSize::new(5).unwrap();
+        let g = Geometry::<0, 2>::of(five).unwrap();
+        assert_eq!(g.n(), 5);
+        assert_ne!(g.key(1, 63), 0);
+        assert_eq!(g.key(0, 69), 0);
+        assert_eq!(g.key(1, 127), 0);
+        assert_eq!(g.key(0, 8), Geometry::<5, 1>::new().key(0, 8));
+        let beyond = std::panic::catch_unwind(|| g.key(0, 128));
+        assert!(beyond.is_err());
+    }
+
+    /// A shared-path geometry is made only for a side whose layout fits its words, and a
+    /// constant side's only for that side.
+    #[test]
+    fn a_geometry_is_made_only_for_a_side_that_fits() {
+        for s in BoardSize::all() {
+            let n = s.get();
+            assert_eq!(Geometry::<0, 2>::of(s).is_some(), words_for(n) <= 2, "{n}");
+            assert_eq!(Geometry::<0, 4>::of(s).is_some(), words_for(n) <= 4, "{n}");
+            assert!(Geometry::<0, 6>::of(s).is_some_and(|g| g.n() == n && g.size() == s));
+            assert_eq!(Geometry::<9, 2>::of(s).is_some(), n == 9, "{n}");
+        }
     }
 
     #[test]
     #[should_panic(expected = "index out of bounds")]
     fn zobrist_key_of_a_colour_index_beyond_white_panics() {
-        let _ = Geometry::<9, 2>::key(2, 0);
+        let _ = Geometry::<9, 2>::new().key(2, 0);
     }
 
     #[test]
@@ -99,12 +112,13 @@ mod out_of_range {
             } else {
                 Color::White
             };
-            b.play(c, Move::Play(Board9::point(x, y).unwrap())).unwrap();
+            b.play(c, Move::Play(Board9::new().point(x, y).unwrap()))
+                .unwrap();
         }
         let before = b.clone();
         for i in 0..=usize::from(u16::MAX) {
             let p = Point::from_index(i);
-            let on = Board9::is_on_board(p);
+            let on = Board9::new().is_on_board(p);
             if !on {
                 assert_eq!(
                     b.play(Color::White, Move::Play(p)),

@@ -4,20 +4,20 @@
 //! The kernel is generic over the side `N` and the word count `W`, and each instantiation is a
 //! copy of the whole engine (about 0.35 MB of machine code). Only the sizes people measure get
 //! their own (see [`crate::cpu::is_specialised`]); a side `n` of the others runs the
-//! instantiation `N = 0`, `W = shared_words(n)`, whose geometry is read at run time: `N = 0`
-//! stands for "the side this thread runs in `W` words", set by [`with_side`] (through
-//! [`crate::board::with_size`]) and handed to the threads a search or a bench starts
-//! ([`Sides::current`], [`Sides::adopt`]).
+//! instantiation `N = 0`, `W = shared_words(n)`, whose geometry is read at run time from the
+//! board itself: every board holds its [`Geometry`], whose side on the shared path is set when
+//! the board is made from a [`crate::board::BoardSize`] and never changes. A board handed to
+//! another thread takes its side along, and two boards of one shape but different sides
+//! cannot be mixed up: an operation that takes another board (`copy_from`, `set_from`) takes
+//! its geometry too.
 //!
-//! Every table such an instantiation indexes is sized for the largest board, and the side a
-//! thread holds for `W` words always fits `W` words, so a board used under another side than
-//! the one it was made with computes nonsense but never reads outside its arrays.
-//! Code above the kernel never sees the difference: [`crate::board::BoardSize`] values go
-//! through `with_size`, and an engine made for the shared path enters its side on every call.
+//! Every table such an instantiation indexes is sized for the largest board, and
+//! [`Geometry::of`] makes a shared-path geometry only for a side whose layout fits `W` words.
 
 use super::bitboard::Bitboard;
+#[cfg(doc)]
+use super::geometry::Geometry;
 use super::geometry::{words_for, MAX_SIZE};
-use std::cell::Cell;
 
 /// Words of the largest shared-path instantiation: enough for every side up to [`MAX_SIZE`].
 pub const SHARED_WORDS: usize = words_for(MAX_SIZE);
@@ -34,84 +34,6 @@ pub const fn shared_words(n: usize) -> usize {
         4
     } else {
         SHARED_WORDS
-    }
-}
-
-/// The largest side whose layout fits `w` words.
-const fn largest_side(w: usize) -> usize {
-    let mut n = MAX_SIZE;
-    while n > super::size::MIN_SIZE && words_for(n) > w {
-        n -= 1;
-    }
-    n
-}
-
-thread_local! {
-    /// For each word count `W`, the side `N = 0` stands for on this thread in instantiations of
-    /// `W` words. Entry `W` only ever holds a side whose layout fits `W` words.
-    static SIDES: [Cell<u8>; SHARED_WORDS + 1] = const {
-        let mut t = [const { Cell::new(0) }; SHARED_WORDS + 1];
-        let mut w = 1;
-        while w <= SHARED_WORDS {
-            t[w] = Cell::new(largest_side(w) as u8);
-            w += 1;
-        }
-        t
-    };
-}
-
-/// The sides `N = 0` stands for on a thread, one per word count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Sides([u8; SHARED_WORDS + 1]);
-
-impl Sides {
-    /// This thread's sides.
-    #[must_use]
-    pub fn current() -> Sides {
-        Sides(SIDES.with(|t| std::array::from_fn(|w| t[w].get())))
-    }
-
-    /// Makes this thread run the sides of `self` (a worker thread adopts its parent's).
-    pub fn adopt(self) {
-        SIDES.with(|t| {
-            for (cell, side) in t.iter().zip(self.0) {
-                cell.set(side);
-            }
-        });
-    }
-}
-
-/// Runs `f` with `N = 0` standing for side `n` in the instantiations of
-/// [`shared_words`]`(n)` words on this thread, then restores the sides before.
-///
-/// # Panics
-/// If `n` is not a supported side (2 to [`MAX_SIZE`]).
-pub fn with_side<T>(n: usize, f: impl FnOnce() -> T) -> T {
-    assert!(
-        (super::size::MIN_SIZE..=MAX_SIZE).contains(&n),
-        "side {n} is not supported"
-    );
-    // Restored on unwinding too, so a caught panic leaves the thread's sides as they were.
-    struct Restore(Sides);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            self.0.adopt();
-        }
-    }
-    let _restore = Restore(Sides::current());
-    SIDES.with(|t| t[shared_words(n)].set(n as u8));
-    f()
-}
-
-/// The side of an `N`-sided board in `W` words: `N`, or on the shared path (`N == 0`) the
-/// thread's side for `W` words (always one whose layout fits them).
-#[must_use]
-#[inline(always)]
-pub fn side<const N: usize, const W: usize>() -> usize {
-    if N == 0 {
-        SIDES.with(|t| t[W].get() as usize)
-    } else {
-        N
     }
 }
 

@@ -12,8 +12,8 @@
 //! sizes share one copy, compiled once for the baseline target, that reads its geometry at run
 //! time ([`super::shared`]); see `perf/build.md` for what each choice costs.
 
-use super::geometry::MAX_SIZE;
-use super::shared::{shared_words, with_side, SHARED_WORDS};
+use super::geometry::{Geometry, MAX_SIZE};
+use super::shared::{shared_words, SHARED_WORDS};
 use std::fmt;
 
 pub use crate::cpu::{is_specialised, Specialised};
@@ -77,24 +77,35 @@ impl fmt::Display for BoardSize {
 }
 
 /// Work that needs the kernel's size types: [`with_size`] calls [`SizeTask::run`] with the
-/// board side `N` and word count `W` of a [`BoardSize`].
+/// board side `N` and word count `W` of a [`BoardSize`], and its geometry.
 pub trait SizeTask {
     type Output;
-    /// Runs the work on boards of side `N` in `W` words (`W == words_for(N)`).
-    fn run<const N: usize, const W: usize>(self) -> Self::Output;
+    /// Runs the work on boards of geometry `geo`: side `N` in `W` words
+    /// (`W == words_for(N)`), or on the shared path (`N = 0`) `geo`'s side in `W` words.
+    /// The boards the work makes take `geo` (`Board::with_geometry`, ...).
+    fn run<const N: usize, const W: usize>(self, geo: Geometry<N, W>) -> Self::Output;
 }
 
 /// Runs `task` with the kernel's size types for `size`: the one place where a run-time size
 /// becomes a compile-time one. A specialised size runs its own instantiation; every other size
-/// runs the shared path's (`N = 0`, see [`super::shared`]) with the thread's side set to it.
+/// runs the shared path's (`N = 0`, see [`super::shared`]) with a geometry of side `size`.
 pub fn with_size<T: SizeTask>(size: BoardSize, task: T) -> T::Output {
     match size.get() {
-        9 => task.run::<9, 2>(),
-        13 => task.run::<13, 3>(),
-        19 => task.run::<19, 6>(),
-        n if shared_words(n) == 2 => with_side(n, || task.run::<0, 2>()),
-        n if shared_words(n) == 4 => with_side(n, || task.run::<0, 4>()),
-        n => with_side(n, || task.run::<0, SHARED_WORDS>()),
+        9 => task.run(Geometry::<9, 2>::new()),
+        13 => task.run(Geometry::<13, 3>::new()),
+        19 => task.run(Geometry::<19, 6>::new()),
+        n if shared_words(n) == 2 => run_shared::<T, 2>(size, task),
+        n if shared_words(n) == 4 => run_shared::<T, 4>(size, task),
+        _ => run_shared::<T, SHARED_WORDS>(size, task),
+    }
+}
+
+/// Runs `task` on the shared path's instantiation of `W` words for `size`.
+fn run_shared<T: SizeTask, const W: usize>(size: BoardSize, task: T) -> T::Output {
+    match Geometry::<0, W>::of(size) {
+        Some(geo) => task.run(geo),
+        // `shared_words(n)` is at least `words_for(n)` for every side (checked by the tests).
+        None => unreachable!("side {size} does not fit {W} words"),
     }
 }
 
@@ -106,8 +117,8 @@ mod tests {
     struct Sides;
     impl SizeTask for Sides {
         type Output = (usize, usize, usize);
-        fn run<const N: usize, const W: usize>(self) -> (usize, usize, usize) {
-            (N, W, crate::board::shared::side::<N, W>())
+        fn run<const N: usize, const W: usize>(self, geo: Geometry<N, W>) -> (usize, usize, usize) {
+            (N, W, geo.n())
         }
     }
 
@@ -124,10 +135,8 @@ mod tests {
             };
             assert_eq!(with_size(s, Sides), expected);
             assert_eq!(BoardSize::new(n), Some(s));
+            assert!(words_for(n) <= shared_words(n));
         }
-        // The thread's side is restored after each run.
-        assert_eq!(crate::board::shared::side::<0, SHARED_WORDS>(), MAX_SIZE);
-        assert_eq!(crate::board::shared::side::<0, 2>(), 10);
     }
 
     #[test]

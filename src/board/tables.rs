@@ -195,13 +195,16 @@ mod tests {
 
     fn same<const N: usize, const W: usize>() {
         type G<const N: usize, const W: usize> = Geometry<N, W>;
+        let g = G::<N, W>::new();
+        // The shared path's geometry of the same side, in the most words.
+        let shared = G::<0, { words_for(MAX_SIZE) }>::of(g.size()).unwrap();
         for i in 0..64 * W {
-            assert_eq!(
-                G::<N, W>::neighbours_of(i),
-                G::<N, W>::NEIGHBOURS[i / 64][i % 64]
-            );
+            let want = G::<N, W>::NEIGHBOURS[i / 64][i % 64];
+            assert_eq!(g.neighbours_of(i), want);
+            assert_eq!(shared.neighbours_of(i).0[..W], want.0);
             for c in 0..2 {
-                assert_eq!(G::<N, W>::key(c, i), G::<N, W>::ZOBRIST[c][i / 64][i % 64]);
+                assert_eq!(g.key(c, i), G::<N, W>::ZOBRIST[c][i / 64][i % 64]);
+                assert_eq!(shared.key(c, i), g.key(c, i));
             }
         }
         let slot = slot(N);
@@ -213,7 +216,7 @@ mod tests {
         assert_eq!(LIGHT.list[slot], Layout::<N, W>::EMPTY_LIST);
         assert_eq!(LIGHT.identity, Layout::<N, W>::IDENTITY);
         // A size's neighbour table is not its neighbour's.
-        assert_ne!(G::<N, W>::neighbours_of(0), Bitboard::EMPTY);
+        assert_ne!(g.neighbours_of(0), Bitboard::EMPTY);
     }
 
     #[test]

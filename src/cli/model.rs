@@ -4,7 +4,7 @@
 //! prediction rate on those.
 
 use super::output::write_text;
-use crate::board::{with_size, Board, BoardSize, Color, Move, SizeTask};
+use crate::board::{with_size, Board, BoardSize, Color, Geometry, Move, SizeTask};
 use crate::engine::model::features::features;
 use crate::engine::model::features::GROUPS;
 use crate::engine::model::fit::{fit, prediction_rate, refit, FitOptions, Position};
@@ -231,23 +231,24 @@ struct Replay<'a>(&'a sgf::Record);
 impl SizeTask for Replay<'_> {
     type Output = anyhow::Result<Vec<Position>>;
 
-    fn run<const N: usize, const W: usize>(self) -> Self::Output {
+    fn run<const N: usize, const W: usize>(self, geo: Geometry<N, W>) -> Self::Output {
         let rec = self.0;
         if rec.setup.0.iter().any(|s| !s.is_empty()) || !rec.edits.is_empty() {
             bail!("a record with setup stones (handicap) is not used");
         }
-        let mut game = Game::<N, W>::new(rec.komi.unwrap_or(7.5));
+        let mut game = Game::with_geometry(geo, rec.komi.unwrap_or(7.5));
         let mut out = Vec::new();
         let (mut last, mut second_last) = (None, None);
         for (n, &(c, mv)) in rec.moves.iter().enumerate() {
             if let VertexMove::Play(v) = mv {
-                let p = Game::<N, W>::point(v)
+                let p = game
+                    .point(v)
                     .ok_or_else(|| anyhow::anyhow!("move {}: {v} is off the board", n + 1))?;
                 if let Some(pos) = position(game.board(), c, p.index(), last, second_last) {
                     out.push(pos);
                 }
             }
-            let m = Game::<N, W>::to_board_move(mv).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let m = game.to_board_move(mv).map_err(|e| anyhow::anyhow!("{e}"))?;
             game.play_recorded(c, m)
                 .map_err(|e| anyhow::anyhow!("move {} ({c:?} {mv}): {e}", n + 1))?;
             second_last = last;
@@ -271,7 +272,7 @@ fn position<const N: usize, const W: usize>(
 ) -> Option<Position> {
     let mut moves = Vec::new();
     let mut at = None;
-    for p in Board::<N, W>::points() {
+    for p in b.points() {
         if b.is_legal(c, p) {
             if p.index() == played {
                 at = Some(moves.len());

@@ -37,13 +37,8 @@ pub fn run_with_bar<T: Send>(
     if !std::io::stderr().is_terminal() {
         return work();
     }
-    // The work runs the caller's board side (the shared path reads it per thread).
-    let sides = crate::board::shared::Sides::current();
     std::thread::scope(|s| {
-        let worker = s.spawn(move || {
-            sides.adopt();
-            work()
-        });
+        let worker = s.spawn(work);
         let start = Instant::now();
         let mut last_draw: Option<Instant> = None;
         while !worker.is_finished() {

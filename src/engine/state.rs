@@ -7,8 +7,7 @@
 //! is the game's business: the searcher receives it as a filter on root moves.
 
 use crate::board::geometry::{cell_of, MAX_SIZE};
-use crate::board::shared::side;
-use crate::board::{Bitboard, Board, ByColor, Color, Geometry, LightBoard, Move, Point};
+use crate::board::{Bitboard, Board, ByColor, Color, LightBoard, Move, Point};
 use crate::cpu::{Cpu, Task};
 use crate::game::tromp_taylor_area;
 use crate::mcts::tree::Stats;
@@ -56,7 +55,7 @@ impl<const N: usize, const W: usize> GoState<N, W> {
     /// with light playouts.
     #[must_use]
     pub fn new(board: &Board<N, W>, to_move: Color, passes: usize, komi: f32) -> Self {
-        let mut log = MoveLog::new(3 * side::<N, W>() * side::<N, W>() + 64);
+        let mut log = MoveLog::new(3 * board.geometry().area() + 64);
         log.reset(to_move, None);
         Self {
             board: board.clone(),
@@ -64,7 +63,7 @@ impl<const N: usize, const W: usize> GoState<N, W> {
             passes: passes.min(2) as u8,
             cfg: PlayoutConfig {
                 komi,
-                ..PlayoutConfig::standard(side::<N, W>())
+                ..PlayoutConfig::standard(board.geometry().n())
             },
             policy: Policy::LIGHT,
             light_policy: true,
@@ -275,7 +274,11 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
                     self.board.stones(c)
                 }
             };
-            let owner = tromp_taylor_area::<N, W>(stones(Color::Black), stones(Color::White));
+            let owner = tromp_taylor_area(
+                self.board.geometry(),
+                stones(Color::Black),
+                stones(Color::White),
+            );
             let score = owner[Color::Black].count() as f32
                 - owner[Color::White].count() as f32
                 - self.cfg.komi;
@@ -320,12 +323,12 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
     }
 
     fn board_side(&self) -> usize {
-        side::<N, W>()
+        self.board.geometry().n()
     }
 
     /// Area scoring: at most every point for one colour, less the komi.
     fn score_range(&self) -> (f32, f32) {
-        let points = side::<N, W>().pow(2) as f32;
+        let points = self.board.geometry().area() as f32;
         (-points - self.cfg.komi, points - self.cfg.komi)
     }
 
@@ -373,6 +376,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
     fn priors(&self, actions: &[Action], weights: PriorWeights, out: &mut Vec<Stats>) {
         let w = weights.knowledge;
         let b = &self.board;
+        let geo = b.geometry();
         let c = self.to_move;
         let own = cell_of(c.index());
         let opp = cell_of((!c).index());
@@ -381,15 +385,15 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         // Points with no stone within three steps.
         let mut near = b.stones(Color::Black) | b.stones(Color::White);
         for _ in 0..3 {
-            near |= Geometry::<N, W>::neighbours(near);
+            near |= geo.neighbours(near);
         }
-        let edge1 = Geometry::<N, W>::edge();
-        let edge2 = Geometry::<N, W>::neighbours(edge1) - edge1;
+        let edge1 = geo.edge();
+        let edge2 = geo.neighbours(edge1) - edge1;
         // The third and fourth lines of the large boards, in empty areas.
-        let open_lines = if side::<N, W>() >= 13 && weights.lines > 0 {
+        let open_lines = if geo.n() >= 13 && weights.lines > 0 {
             let outer = edge1 | edge2;
-            let edge3 = Geometry::<N, W>::neighbours(outer) - outer;
-            let edge4 = Geometry::<N, W>::neighbours(outer | edge3) - (outer | edge3);
+            let edge3 = geo.neighbours(outer) - outer;
+            let edge4 = geo.neighbours(outer | edge3) - (outer | edge3);
             (edge3 | edge4) - near
         } else {
             Bitboard::EMPTY
@@ -402,8 +406,8 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         // Points at most two steps from the previous move.
         let near_last = match self.log.last() {
             Some(l) if weights.near_last > 0 => {
-                let one = Geometry::<N, W>::neighbours_of(l);
-                one | Geometry::<N, W>::neighbours(one)
+                let one = geo.neighbours_of(l);
+                one | geo.neighbours(one)
             }
             _ => Bitboard::EMPTY,
         };
@@ -420,12 +424,12 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
                     weights.model_every_size.then(|| {
                         weights
                             .model_own_lines
-                            .then(|| crate::engine::model::lent(side::<N, W>()))
+                            .then(|| crate::engine::model::lent(geo.n()))
                             .flatten()
                             .or_else(|| crate::engine::model::builtin(9))
                     })
                 };
-                crate::engine::model::builtin(side::<N, W>()).or_else(|| nine().flatten())
+                crate::engine::model::builtin(geo.n()).or_else(|| nine().flatten())
             })
             .flatten();
         // On the stack, not vectors: this runs at every expansion. A board has at most
@@ -497,7 +501,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             let mut captures = false;
             let mut has_own = false;
             let mut own_in_atari = false;
-            for q in Geometry::<N, W>::around(i) {
+            for q in geo.around(i) {
                 let v = b.cell_at(q);
                 if v == opp && b.stone_libs(q) == 1 {
                     captures = true;
@@ -553,7 +557,7 @@ fn ladder_signs<const N: usize, const W: usize>(
 ) -> (bool, bool) {
     let (own, opp) = (cell_of(c.index()), cell_of((!c).index()));
     let (mut own_in_atari, mut opp_two) = (false, false);
-    for q in Geometry::<N, W>::around(i) {
+    for q in b.geometry().around(i) {
         let v = b.cell_at(q);
         own_in_atari |= v == own && b.stone_libs(q) == 1;
         opp_two |= v == opp && b.stone_libs(q) == 2;
@@ -571,7 +575,8 @@ fn ladder_signs<const N: usize, const W: usize>(
 /// empty corner is worth more than a side or the centre in the opening, which random
 /// playouts do not see.
 pub(crate) fn open_corners<const N: usize, const W: usize>(b: &Board<N, W>) -> Bitboard<W> {
-    let n = side::<N, W>();
+    let geo = b.geometry();
+    let n = geo.n();
     if n < 13 {
         return Bitboard::EMPTY;
     }
@@ -594,7 +599,7 @@ pub(crate) fn open_corners<const N: usize, const W: usize>(b: &Board<N, W>) -> B
         let at = |lx: usize, ly: usize| {
             let x = if fx { n - 1 - lx } else { lx };
             let y = if fy { n - 1 - ly } else { ly };
-            Geometry::<N, W>::index(x, y)
+            geo.index(x, y)
         };
         let empty = (0..SQUARE).all(|ly| (0..SQUARE).all(|lx| !stones.contains(at(lx, ly))));
         if empty {

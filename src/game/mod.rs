@@ -17,7 +17,6 @@ pub use rules::{HandicapBonus, Rules, RulesError};
 pub use score::{format_score, tromp_taylor_area, tromp_taylor_score};
 pub use vertex::{BadVertex, Vertex, VertexMove};
 
-use crate::board::shared::side;
 use crate::board::{Bitboard, Board, Color, Geometry, IllegalMove, Move, Point, SetupError};
 
 /// Why the game refused a request. On any error the game is unchanged.
@@ -68,10 +67,16 @@ pub struct Game<const N: usize, const W: usize> {
 }
 
 impl<const N: usize, const W: usize> Game<N, W> {
-    /// An empty board, Black to move.
+    /// An empty board of the constant side `N`, Black to move (see [`Board::new`]).
     #[must_use]
     pub fn new(komi: f32) -> Self {
-        let board = Board::new();
+        Self::with_geometry(Geometry::new(), komi)
+    }
+
+    /// An empty board of geometry `geo`, Black to move.
+    #[must_use]
+    pub fn with_geometry(geo: Geometry<N, W>, komi: f32) -> Self {
+        let board = Board::with_geometry(geo);
         Self {
             hashes: vec![board.hash()],
             superko_from: 0,
@@ -89,7 +94,7 @@ impl<const N: usize, const W: usize> Game<N, W> {
     /// Empties the board and forgets the history and handicap; komi and rules stay.
     pub fn clear(&mut self) {
         let rules = self.rules;
-        *self = Self::new(self.komi);
+        *self = Self::with_geometry(self.board.geometry(), self.komi);
         self.rules = rules;
     }
 
@@ -172,31 +177,31 @@ impl<const N: usize, const W: usize> Game<N, W> {
 
     /// The point of `v`, if on this board.
     #[must_use]
-    pub fn point(v: Vertex) -> Option<Point> {
-        Board::<N, W>::point(usize::from(v.x), usize::from(v.y))
+    pub fn point(&self, v: Vertex) -> Option<Point> {
+        self.board.point(usize::from(v.x), usize::from(v.y))
     }
 
     /// The vertex of `p` (a point of this board).
     #[must_use]
-    pub fn vertex(p: Point) -> Vertex {
-        let (x, y) = Board::<N, W>::coords(p);
+    pub fn vertex(&self, p: Point) -> Vertex {
+        let (x, y) = self.board.coords(p);
         Vertex::new(x, y)
     }
 
     /// The board move of `m`, if on this board.
-    pub fn to_board_move(m: VertexMove) -> Result<Move, GameError> {
+    pub fn to_board_move(&self, m: VertexMove) -> Result<Move, GameError> {
         match m {
             VertexMove::Pass => Ok(Move::Pass),
-            VertexMove::Play(v) => Self::point(v).map(Move::Play).ok_or(GameError::OffBoard),
+            VertexMove::Play(v) => self.point(v).map(Move::Play).ok_or(GameError::OffBoard),
         }
     }
 
     /// The coordinate form of a board move.
     #[must_use]
-    pub fn to_go_move(m: Move) -> VertexMove {
+    pub fn to_go_move(&self, m: Move) -> VertexMove {
         match m {
             Move::Pass => VertexMove::Pass,
-            Move::Play(p) => VertexMove::Play(Self::vertex(p)),
+            Move::Play(p) => VertexMove::Play(self.vertex(p)),
         }
     }
 
@@ -230,15 +235,16 @@ impl<const N: usize, const W: usize> Game<N, W> {
     #[must_use]
     pub fn violates_superko(&self, c: Color, p: Point) -> bool {
         let i = p.index();
-        let on = Geometry::<N, W>::onboard();
-        let captures = Geometry::<N, W>::around(i).into_iter().any(|q| {
+        let geo = self.board.geometry();
+        let on = geo.onboard();
+        let captures = geo.around(i).into_iter().any(|q| {
             on.contains(q) && {
                 let q = Point::from_index(q);
                 self.board.color_at(q) == Some(!c) && self.board.liberties(q) == 1
             }
         });
         if !captures {
-            return self.seen(self.board.hash() ^ Geometry::<N, W>::key(c.index(), i));
+            return self.seen(self.board.hash() ^ geo.key(c.index(), i));
         }
         let mut b = self.board.clone();
         b.play(c, Move::Play(p)).is_ok() && self.seen(b.hash())
@@ -315,7 +321,7 @@ impl<const N: usize, const W: usize> Game<N, W> {
         white: Bitboard<W>,
         to_move: Color,
     ) -> Result<(), GameError> {
-        let board = Board::from_stones(black, white)?;
+        let board = Board::from_stones(self.board.geometry(), black, white)?;
         *self = Self {
             hashes: vec![board.hash()],
             superko_from: 0,
@@ -355,8 +361,9 @@ impl<const N: usize, const W: usize> Game<N, W> {
         if self.has_stones() {
             return Err(GameError::BoardNotEmpty);
         }
-        let pts = handicap::fixed_points(side::<N, W>(), n).ok_or(GameError::InvalidHandicap)?;
-        let pts: Vec<Point> = pts.into_iter().filter_map(Self::point).collect();
+        let pts = handicap::fixed_points(self.board.geometry().n(), n)
+            .ok_or(GameError::InvalidHandicap)?;
+        let pts: Vec<Point> = pts.into_iter().filter_map(|v| self.point(v)).collect();
         self.place_handicap(&pts)?;
         Ok(pts)
     }
@@ -366,8 +373,9 @@ impl<const N: usize, const W: usize> Game<N, W> {
         if self.has_stones() {
             return Err(GameError::BoardNotEmpty);
         }
-        let pts = handicap::free_points(side::<N, W>(), n).ok_or(GameError::InvalidHandicap)?;
-        let pts: Vec<Point> = pts.into_iter().filter_map(Self::point).collect();
+        let pts = handicap::free_points(self.board.geometry().n(), n)
+            .ok_or(GameError::InvalidHandicap)?;
+        let pts: Vec<Point> = pts.into_iter().filter_map(|v| self.point(v)).collect();
         self.place_handicap(&pts)?;
         Ok(pts)
     }
@@ -378,12 +386,12 @@ impl<const N: usize, const W: usize> Game<N, W> {
         if self.has_stones() {
             return Err(GameError::BoardNotEmpty);
         }
-        if points.len() < 2 || points.len() >= side::<N, W>() * side::<N, W>() {
+        if points.len() < 2 || points.len() >= self.board.geometry().area() {
             return Err(GameError::InvalidHandicap);
         }
         let mut seen = Bitboard::<W>::EMPTY;
         for p in points {
-            if !Board::<N, W>::is_on_board(*p) || seen.contains(p.index()) {
+            if !self.board.is_on_board(*p) || seen.contains(p.index()) {
                 return Err(GameError::BadVertexList);
             }
             seen.insert(p.index());
@@ -416,7 +424,7 @@ mod tests {
     type G = Game<9, 2>;
 
     fn mv(s: &str) -> Move {
-        G::to_board_move(s.parse().unwrap()).unwrap()
+        G::new(0.0).to_board_move(s.parse().unwrap()).unwrap()
     }
 
     fn play_all(g: &mut G, seq: &[&str]) {
@@ -494,9 +502,9 @@ mod tests {
             }
         ));
         assert_eq!(g.check(Color::White, mv("C1")), Err(GameError::Superko));
-        let c1 = G::point("C1".parse().unwrap()).unwrap();
+        let c1 = G::new(0.0).point("C1".parse().unwrap()).unwrap();
         assert!(g.violates_superko(Color::White, c1));
-        let j9 = G::point("J9".parse().unwrap()).unwrap();
+        let j9 = G::new(0.0).point("J9".parse().unwrap()).unwrap();
         assert!(!g.violates_superko(Color::White, j9));
         let before = g.board().clone();
         assert!(g.play(Color::White, mv("C1")).is_err());
@@ -516,7 +524,7 @@ mod tests {
         assert_eq!(g.fixed_handicap(2), Err(GameError::BoardNotEmpty));
         assert_eq!(g.undo(), Err(GameError::CannotUndo));
         g.clear();
-        let p = G::point(Vertex::new(0, 0)).unwrap();
+        let p = G::new(0.0).point(Vertex::new(0, 0)).unwrap();
         assert_eq!(g.set_free_handicap(&[p, p]), Err(GameError::BadVertexList));
         assert_eq!(g.set_free_handicap(&[p]), Err(GameError::InvalidHandicap));
         assert_eq!(g.free_handicap(5).unwrap().len(), 5);
@@ -534,7 +542,7 @@ mod tests {
         assert_eq!(g.moves().len(), 1);
         assert_eq!(g.to_move(), Color::White);
         assert_eq!(
-            G::to_board_move(VertexMove::Play(Vertex::new(9, 0))),
+            G::new(0.0).to_board_move(VertexMove::Play(Vertex::new(9, 0))),
             Err(GameError::OffBoard)
         );
     }

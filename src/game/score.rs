@@ -8,14 +8,15 @@ use crate::board::{Bitboard, Board, ByColor, Color, Geometry};
 /// neither, are nobody's.
 #[must_use]
 pub fn tromp_taylor_area<const N: usize, const W: usize>(
+    geo: Geometry<N, W>,
     black: Bitboard<W>,
     white: Bitboard<W>,
 ) -> ByColor<Bitboard<W>> {
-    let empty = Geometry::<N, W>::onboard() - black - white;
+    let empty = geo.onboard() - black - white;
     let reach = |stones: Bitboard<W>| {
-        let mut r = Geometry::<N, W>::neighbours(stones) & empty;
+        let mut r = geo.neighbours(stones) & empty;
         loop {
-            let grown = (r | Geometry::<N, W>::neighbours(r)) & empty;
+            let grown = (r | geo.neighbours(r)) & empty;
             if grown == r {
                 return r;
             }
@@ -33,7 +34,8 @@ pub fn tromp_taylor_score<const N: usize, const W: usize>(
     dead: Bitboard<W>,
     komi: f32,
 ) -> f32 {
-    let a = tromp_taylor_area::<N, W>(
+    let a = tromp_taylor_area(
+        board.geometry(),
         board.stones(Color::Black) - dead,
         board.stones(Color::White) - dead,
     );
@@ -55,7 +57,9 @@ pub fn tromp_taylor_score<const N: usize, const W: usize>(
 pub fn seki<const N: usize, const W: usize>(board: &Board<N, W>) -> Bitboard<W> {
     // Whether `c` playing the empty point `p` captures something.
     let captures = |c: Color, p: usize| {
-        Geometry::<N, W>::around(p)
+        board
+            .geometry()
+            .around(p)
             .into_iter()
             .any(|q| board.stones(!c).contains(q) && board.stone_libs(q) == 1)
     };
@@ -73,15 +77,15 @@ pub fn seki<const N: usize, const W: usize>(board: &Board<N, W>) -> Bitboard<W> 
             let ch = board.stone_chain(s);
             todo -= ch.stones;
             let opp = board.stones(!c);
-            let shared = ch.libs & Geometry::<N, W>::neighbours(opp);
+            let shared = ch.libs & board.geometry().neighbours(opp);
             if shared.is_empty() || !shared.iter().all(mutual) {
                 continue;
             }
             let own_eyes = (ch.libs - shared)
                 .iter()
-                .all(|e| Geometry::<N, W>::neighbours_of(e) - board.stones(c) == Bitboard::EMPTY);
+                .all(|e| board.geometry().neighbours_of(e) - board.stones(c) == Bitboard::EMPTY);
             if own_eyes {
-                let partners = Geometry::<N, W>::neighbours(shared) & opp;
+                let partners = board.geometry().neighbours(shared) & opp;
                 strings.push((ch.stones, partners));
             }
         }
@@ -135,7 +139,7 @@ mod tests {
     fn an_eye_each_and_a_shared_liberty_is_seki() {
         let b: Board9 = SEKI.parse().unwrap();
         let s = seki(&b);
-        let v = |x: usize, y: usize| Geometry::<9, 2>::index(x, y);
+        let v = |x: usize, y: usize| Geometry::<9, 2>::new().index(x, y);
         let want: Bitboard<2> = [
             (0, 7),
             (1, 7),
@@ -152,7 +156,7 @@ mod tests {
         .fold(Bitboard::EMPTY, |a, b| a | b);
         assert_eq!(s, want);
         // Under area scoring the shared liberty is nobody's and each eye counts for its owner.
-        let a = tromp_taylor_area::<9, 2>(b.stones(Color::Black), b.stones(Color::White));
+        let a = tromp_taylor_area(b.geometry(), b.stones(Color::Black), b.stones(Color::White));
         assert!(!(a[Color::Black] | a[Color::White]).contains(v(2, 8)));
         assert!(a[Color::Black].contains(v(0, 8)) && a[Color::White].contains(v(4, 8)));
     }
@@ -196,7 +200,7 @@ mod tests {
             . . X O . . . . ."
             .parse()
             .unwrap();
-        let a = tromp_taylor_area::<9, 2>(b.stones(Color::Black), b.stones(Color::White));
+        let a = tromp_taylor_area(b.geometry(), b.stones(Color::Black), b.stones(Color::White));
         assert_eq!(a[Color::Black].count(), 27);
         assert_eq!(a[Color::White].count(), 54);
         assert_eq!(

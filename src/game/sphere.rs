@@ -22,9 +22,13 @@ const NEAR: usize = 3;
 const OUTNUMBER: u32 = 2;
 
 /// `b` grown through `within` until it stops growing.
-fn flood<const N: usize, const W: usize>(mut b: Bitboard<W>, within: Bitboard<W>) -> Bitboard<W> {
+fn flood<const N: usize, const W: usize>(
+    geo: Geometry<N, W>,
+    mut b: Bitboard<W>,
+    within: Bitboard<W>,
+) -> Bitboard<W> {
     loop {
-        let grown = (b | Geometry::<N, W>::neighbours(b)) & within;
+        let grown = (b | geo.neighbours(b)) & within;
         if grown == b {
             return b;
         }
@@ -57,15 +61,16 @@ pub fn lone_in_sphere<const N: usize, const W: usize>(
     if ownership.is_empty() {
         return Bitboard::EMPTY;
     }
+    let geo = board.geometry();
     let live = |c: Color| board.stones(c) - dead;
-    let area = tromp_taylor_area::<N, W>(live(Color::Black), live(Color::White));
+    let area = tromp_taylor_area(geo, live(Color::Black), live(Color::White));
     // Per colour, the qualifying strings and the regions they lie in.
     let mut found: ByColor<Vec<(Bitboard<W>, Bitboard<W>)>> = ByColor([Vec::new(), Vec::new()]);
     for c in Color::ALL {
         let sign = if c == Color::Black { 1.0 } else { -1.0 };
         let mut near = live(!c);
         for _ in 0..NEAR {
-            near |= Geometry::<N, W>::neighbours(near);
+            near |= geo.neighbours(near);
         }
         let mut candidates = Vec::new();
         let mut todo = live(c) - seki;
@@ -91,14 +96,14 @@ pub fn lone_in_sphere<const N: usize, const W: usize>(
         } else {
             (live(!c), rest)
         };
-        let after = tromp_taylor_area::<N, W>(black, white);
-        let open = Geometry::<N, W>::onboard() - black - white;
+        let after = tromp_taylor_area(geo, black, white);
+        let open = geo.onboard() - black - white;
         for s in candidates {
             if (s - after[!c]) != Bitboard::EMPTY {
                 continue;
             }
-            let region = flood::<N, W>(s, open);
-            let around = Geometry::<N, W>::neighbours(region) & live(!c);
+            let region = flood(geo, s, open);
+            let around = geo.neighbours(region) & live(!c);
             if around.count() >= OUTNUMBER * (region & removed).count() {
                 found[c].push((s, region));
             }
@@ -127,7 +132,7 @@ mod tests {
     }
 
     fn at(x: usize, y: usize) -> Bitboard<2> {
-        Bitboard::single(Geometry::<9, 2>::index(x, y))
+        Bitboard::single(Geometry::<9, 2>::new().index(x, y))
     }
 
     /// Black's four stones around a lone White stone on an open 9x9 board.
@@ -154,7 +159,7 @@ mod tests {
         let b: Board9 = LONE.parse().unwrap();
         // The playouts hold it.
         let mut own = undecided();
-        own[Geometry::<9, 2>::index(4, 3)] = -0.6;
+        own[Geometry::<9, 2>::new().index(4, 3)] = -0.6;
         assert_eq!(
             lone_in_sphere(&b, &own, Bitboard::EMPTY, Bitboard::EMPTY),
             Bitboard::EMPTY

@@ -4,8 +4,7 @@
 //! run with the same seed, size, thread count and playout count is reproducible to the bit; the
 //! [`BenchStats::signature`] (a hash of every outcome) proves it.
 
-use crate::board::shared::side;
-use crate::board::{with_size, Board, BoardSize, Color, LightBoard, SizeTask};
+use crate::board::{with_size, Board, BoardSize, Color, Geometry, LightBoard, SizeTask};
 use crate::cpu::{Cpu, Task};
 use crate::playout::lanes::LaneGames;
 use crate::playout::{heavy_playout, playout_score, HeavyPlayout, PlayoutConfig};
@@ -185,7 +184,7 @@ struct Bench<'a> {
 impl SizeTask for Bench<'_> {
     type Output = BenchStats;
 
-    fn run<const N: usize, const W: usize>(self) -> BenchStats {
+    fn run<const N: usize, const W: usize>(self, geo: Geometry<N, W>) -> BenchStats {
         let Bench { cfg, progress } = self;
         let start = Instant::now();
         let stop = AtomicBool::new(false);
@@ -198,8 +197,6 @@ impl SizeTask for Bench<'_> {
         };
         let mut total = BenchStats::default();
         let tables = PolicyTables::new();
-        // Workers run the caller's board side (the shared path reads it per thread).
-        let sides = crate::board::shared::Sides::current();
         let parts: Vec<BenchStats> = std::thread::scope(|s| {
             let handles: Vec<_> = (0..cfg.threads)
                 .map(|t| {
@@ -212,10 +209,7 @@ impl SizeTask for Bench<'_> {
                         tables: &tables,
                     };
                     let stop = &stop;
-                    s.spawn(move || {
-                        sides.adopt();
-                        worker_dispatch::<N, W>(&job, progress, stop)
-                    })
+                    s.spawn(move || worker_dispatch(geo, &job, progress, stop))
                 })
                 .collect();
             if let Limit::Seconds(secs) = cfg.limit {
@@ -255,38 +249,61 @@ struct Job<'a> {
 const CHUNK: u64 = 64;
 
 fn worker_dispatch<const N: usize, const W: usize>(
+    geo: Geometry<N, W>,
     job: &Job,
     progress: &Progress,
     stop: &AtomicBool,
 ) -> BenchStats {
     if !job.policy.is_light() {
-        return heavy_worker::<N, W>(job, progress, stop);
+        return heavy_worker(geo, job, progress, stop);
     }
-    // A constant condition: the lane kernel is generated for `LANE_SIZES` only.
-    if LaneSize::<N>::YES && job.kernel == Kernel::Lanes {
-        return crate::cpu::dispatch_wide(LanesWorker::<N, W> {
-            job,
-            progress,
-            stop,
-        });
+    if let (Some(lanes), Kernel::Lanes) = (LaneSize::<N, W>::RUN, job.kernel) {
+        return lanes(geo, job, progress, stop);
     }
     crate::cpu::dispatch_sized::<N, _>(LightWorker::<N, W> {
+        geo,
         job,
         progress,
         stop,
     })
 }
 
-/// Whether the lane kernel is compiled for side `N` (one of [`LANE_SIZES`]), as a constant
-/// the compiler evaluates before generating code.
-struct LaneSize<const N: usize>;
+/// The lane kernel's worker for side `N`, if it is compiled for it (one of [`LANE_SIZES`]): a
+/// constant the compiler evaluates before generating code, so no other size generates the
+/// lane kernel (which takes its geometry from the constant side, and does not compile for
+/// the shared path).
+struct LaneSize<const N: usize, const W: usize>;
 
-impl<const N: usize> LaneSize<N> {
-    const YES: bool = N == LANE_SIZES[0].get() || N == LANE_SIZES[1].get();
+/// A worker of one thread's share of a bench.
+type WorkerFn<const N: usize, const W: usize> =
+    fn(Geometry<N, W>, &Job, &Progress, &AtomicBool) -> BenchStats;
+
+impl<const N: usize, const W: usize> LaneSize<N, W> {
+    const RUN: Option<WorkerFn<N, W>> = if N == LANE_SIZES[0].get() || N == LANE_SIZES[1].get() {
+        Some(lanes_worker::<N, W>)
+    } else {
+        None
+    };
+}
+
+/// The lane kernel's worker, with the CPU's best instruction set.
+fn lanes_worker<const N: usize, const W: usize>(
+    geo: Geometry<N, W>,
+    job: &Job,
+    progress: &Progress,
+    stop: &AtomicBool,
+) -> BenchStats {
+    crate::cpu::dispatch_wide(LanesWorker::<N, W> {
+        geo,
+        job,
+        progress,
+        stop,
+    })
 }
 
 /// One thread's share of light playouts, run with the CPU's best instruction set.
 struct LightWorker<'a, const N: usize, const W: usize> {
+    geo: Geometry<N, W>,
     job: &'a Job<'a>,
     progress: &'a Progress,
     stop: &'a AtomicBool,
@@ -299,13 +316,13 @@ impl<const N: usize, const W: usize> Task for LightWorker<'_, N, W> {
     fn run<C: Cpu>(self, _cpu: C) -> BenchStats {
         let cfg = PlayoutConfig {
             komi: self.job.komi,
-            ..PlayoutConfig::standard(side::<N, W>())
+            ..PlayoutConfig::standard(self.geo.n())
         };
         run_playouts(
             self.job,
             self.progress,
             self.stop,
-            LightBoard::<N, W>::new(),
+            LightBoard::with_geometry(self.geo),
             |board, rng| playout_score(board, Color::Black, &cfg, rng),
         )
     }
@@ -314,6 +331,7 @@ impl<const N: usize, const W: usize> Task for LightWorker<'_, N, W> {
 /// One thread's share of light playouts on the lane kernel, run with the CPU's best
 /// instruction set.
 struct LanesWorker<'a, const N: usize, const W: usize> {
+    geo: Geometry<N, W>,
     job: &'a Job<'a>,
     progress: &'a Progress,
     stop: &'a AtomicBool,
@@ -338,7 +356,7 @@ impl<const N: usize, const W: usize> LanesWorker<'_, N, W> {
     fn play<C: Cpu, const K: usize>(self, cpu: C) -> BenchStats {
         let cfg = PlayoutConfig {
             komi: self.job.komi,
-            ..PlayoutConfig::standard(side::<N, W>())
+            ..PlayoutConfig::standard(self.geo.n())
         };
         let (job, progress, stop) = (self.job, self.progress, self.stop);
         let cpu0 = thread_cpu_time();
@@ -391,35 +409,42 @@ impl<const N: usize, const W: usize> LanesWorker<'_, N, W> {
 /// `worker` for a playout policy other than the light one: the same loop and statistics
 /// around `heavy_playout`.
 fn heavy_worker<const N: usize, const W: usize>(
+    geo: Geometry<N, W>,
     job: &Job,
     progress: &Progress,
     stop: &AtomicBool,
 ) -> BenchStats {
     let cfg = PlayoutConfig {
         komi: job.komi,
-        ..PlayoutConfig::standard(side::<N, W>())
+        ..PlayoutConfig::standard(geo.n())
     };
     let mut log = MoveLog::new(cfg.max_moves as usize + 1);
-    run_playouts(job, progress, stop, Board::<N, W>::new(), |board, rng| {
-        log.reset(Color::Black, None);
-        let o = heavy_playout(
-            board,
-            Color::Black,
-            None,
-            &HeavyPlayout {
-                cfg: &cfg,
-                policy: &job.policy,
-                tables: job.tables,
-            },
-            &mut log,
-            rng,
-        );
-        Score {
-            score: o.score,
-            moves: o.moves,
-            capped: o.capped,
-        }
-    })
+    run_playouts(
+        job,
+        progress,
+        stop,
+        Board::with_geometry(geo),
+        |board, rng| {
+            log.reset(Color::Black, None);
+            let o = heavy_playout(
+                board,
+                Color::Black,
+                None,
+                &HeavyPlayout {
+                    cfg: &cfg,
+                    policy: &job.policy,
+                    tables: job.tables,
+                },
+                &mut log,
+                rng,
+            );
+            Score {
+                score: o.score,
+                moves: o.moves,
+                capped: o.capped,
+            }
+        },
+    )
 }
 
 /// The bench loop of one thread: `playout` from the empty board, again and again, in chunks

@@ -129,7 +129,7 @@ pub fn random_move<const N: usize, const W: usize, R: RngCore>(
         Color::Black => draw_cell::<N, W, 0, R>(board, rng),
         Color::White => draw_cell::<N, W, 1, R>(board, rng),
     }
-    .map(|(m, _)| LightBoard::<N, W>::point_of(m))
+    .map(|(m, _)| board.point_of(m))
 }
 
 /// Where a playout stands between plies.
@@ -285,8 +285,8 @@ fn recorded_play_out<const N: usize, const W: usize, R: RngCore>(
             }
         });
         let plays = FirstPlays {
-            first: marks.bitboards::<N, W>(),
-            early: early.bitboards::<N, W>(),
+            first: marks.bitboards(board.layout()),
+            early: early.bitboards(board.layout()),
         };
         return (moves, capped, plays);
     }
@@ -301,7 +301,7 @@ fn recorded_play_out<const N: usize, const W: usize, R: RngCore>(
         })
     };
     let plays = FirstPlays {
-        first: marks.bitboards::<N, W>(),
+        first: marks.bitboards(board.layout()),
         early: ByColor::default(),
     };
     (moves, capped, plays)
@@ -327,10 +327,14 @@ impl FirstMarks {
     /// The marks as one bitboard a colour, in the exact board's layout (cell `OFFSET + i`
     /// is bit `i`).
     #[inline(always)]
-    fn bitboards<const N: usize, const W: usize>(&self) -> ByColor<Bitboard<W>> {
+    fn bitboards<const N: usize, const W: usize>(
+        &self,
+        layout: Layout<N, W>,
+    ) -> ByColor<Bitboard<W>> {
         let mut first = ByColor([Bitboard::<W>::EMPTY; 2]);
         // 64 W cells from `OFFSET`: at most 21 + 384 for 19x19, inside the array.
-        let cells = &self.0[Layout::<N, W>::offset()..Layout::<N, W>::offset() + 64 * W];
+        let offset = layout.offset();
+        let cells = &self.0[offset..offset + 64 * W];
         for (k, word) in cells.chunks_exact(64).enumerate() {
             let (black, white) = split_marks(word.try_into().expect("64 cells"));
             first[Color::Black].0[k] = black;

@@ -234,7 +234,7 @@ mod tests {
     fn ring_code_reads_the_board_as_documented() {
         // Stones around e5 (the centre of 9x9): Black d6 (NW), White e6 (N), Black f6 (NE).
         let mut b = Board9::new();
-        let p = |x, y| Board9::point(x, y).unwrap();
+        let p = |x, y| Board9::new().point(x, y).unwrap();
         b.play(Color::Black, Move::Play(p(3, 5))).unwrap();
         b.play(Color::White, Move::Play(p(4, 5))).unwrap();
         b.play(Color::Black, Move::Play(p(5, 5))).unwrap();
@@ -262,17 +262,20 @@ mod tests {
             };
             for _ in 0..4 {
                 let (x, y) = (rng.next_u32() as usize % 9, rng.next_u32() as usize % 9);
-                if b9.play(c, Move::Play(Board9::point(x, y).unwrap())).is_ok() {
+                if b9
+                    .play(c, Move::Play(Board9::new().point(x, y).unwrap()))
+                    .is_ok()
+                {
                     break;
                 }
             }
             let (x, y) = (rng.next_u32() as usize % 19, rng.next_u32() as usize % 19);
-            let _ = b19.play(c, Move::Play(Board19::point(x, y).unwrap()));
-            for q in Board9::points() {
+            let _ = b19.play(c, Move::Play(Board19::new().point(x, y).unwrap()));
+            for q in Board9::new().points() {
                 let i = q.index();
                 assert_eq!(b9.raster_code(i), raster_of_ring(b9.ring_code(i)));
             }
-            for q in Board19::points() {
+            for q in Board19::new().points() {
                 let i = q.index();
                 assert_eq!(b19.raster_code(i), raster_of_ring(b19.ring_code(i)));
             }

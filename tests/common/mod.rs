@@ -6,42 +6,44 @@
 pub mod reference;
 
 use reference::{RefBoard, RefIllegal, Xy};
-use tengen::board::shared::side;
-use tengen::board::{Bitboard, Board, Color, IllegalMove, LightBoard, Move, Point};
+use tengen::board::{Bitboard, Board, Color, Geometry, IllegalMove, LightBoard, Move, Point};
 
 /// A position reached by a light playout from the empty board cut off after a random number
 /// of plies (captures and all), so every kind of mark and string shows up.
 pub fn random_position<const N: usize, const W: usize>(
+    geo: Geometry<N, W>,
     rng: &mut impl rand_core::RngCore,
 ) -> Board<N, W> {
-    let mut b = LightBoard::<N, W>::new();
-    let plies = rng.next_u32() % (2 * (side::<N, W>() * side::<N, W>()) as u32 + 1);
+    let mut b = LightBoard::with_geometry(geo);
+    let plies = rng.next_u32() % (2 * geo.area() as u32 + 1);
     let cfg = tengen::playout::PlayoutConfig {
         komi: 7.5,
         max_moves: plies,
-        ..tengen::playout::PlayoutConfig::standard(side::<N, W>())
+        ..tengen::playout::PlayoutConfig::standard(geo.n())
     };
     tengen::playout::light_playout(&mut b, Color::Black, &cfg, rng);
-    Board::from_stones(b.stones(Color::Black), b.stones(Color::White)).expect("a playout position")
+    Board::from_stones(geo, b.stones(Color::Black), b.stones(Color::White))
+        .expect("a playout position")
 }
 
 /// The kernel point of `(x, y)`.
-pub fn pt<const N: usize, const W: usize>(p: Xy) -> Point {
-    Board::<N, W>::point(p.0, p.1).expect("point on the board")
+pub fn pt<const N: usize, const W: usize>(geo: Geometry<N, W>, p: Xy) -> Point {
+    assert!(p.0 < geo.n() && p.1 < geo.n(), "point on the board");
+    Point::from_index(geo.index(p.0, p.1))
 }
 
 /// The kernel mask of a list of points.
-pub fn mask<const N: usize, const W: usize>(points: &[Xy]) -> Bitboard<W> {
+pub fn mask<const N: usize, const W: usize>(geo: Geometry<N, W>, points: &[Xy]) -> Bitboard<W> {
     let mut m = Bitboard::EMPTY;
     for &p in points {
-        m.insert(pt::<N, W>(p).index());
+        m.insert(pt(geo, p).index());
     }
     m
 }
 
 /// A kernel mask drawn as a grid, for failure messages.
-pub fn draw<const N: usize, const W: usize>(m: Bitboard<W>) -> String {
-    Board::<N, W>::mask_diagram(m)
+pub fn draw<const N: usize, const W: usize>(geo: Geometry<N, W>, m: Bitboard<W>) -> String {
+    Board::with_geometry(geo).mask_diagram(m)
 }
 
 /// The kernel's error for a reference refusal.
@@ -54,10 +56,14 @@ pub fn kernel_error(e: RefIllegal) -> IllegalMove {
 }
 
 /// Builds the kernel board with the reference's stones (no ko, no captures).
-pub fn kernel_from_reference<const N: usize, const W: usize>(r: &RefBoard) -> Board<N, W> {
-    Board::<N, W>::from_stones(
-        mask::<N, W>(&r.stones_of(Color::Black)),
-        mask::<N, W>(&r.stones_of(Color::White)),
+pub fn kernel_from_reference<const N: usize, const W: usize>(
+    geo: Geometry<N, W>,
+    r: &RefBoard,
+) -> Board<N, W> {
+    Board::from_stones(
+        geo,
+        mask(geo, &r.stones_of(Color::Black)),
+        mask(geo, &r.stones_of(Color::White)),
     )
     .expect("reference position is valid")
 }
@@ -65,12 +71,12 @@ pub fn kernel_from_reference<const N: usize, const W: usize>(r: &RefBoard) -> Bo
 /// Builds the reference board with the kernel's stones (no ko, no captures).
 pub fn reference_from_kernel<const N: usize, const W: usize>(b: &Board<N, W>) -> RefBoard {
     let mut stones = Vec::new();
-    for p in Board::<N, W>::points() {
+    for p in b.points() {
         if let Some(c) = b.color_at(p) {
-            stones.push((Board::<N, W>::coords(p), c));
+            stones.push((b.coords(p), c));
         }
     }
-    RefBoard::from_cells(side::<N, W>(), &stones)
+    RefBoard::from_cells(b.geometry().n(), &stones)
 }
 
 /// Asserts that the kernel board and the reference board agree on everything the kernel can
@@ -78,6 +84,8 @@ pub fn reference_from_kernel<const N: usize, const W: usize>(b: &Board<N, W>) ->
 /// both colours (with the error kind), eyelike points, candidates, non-suicide points, hash,
 /// area and score, captures and the ko ban; and that the kernel's own `verify` passes.
 pub fn assert_same<const N: usize, const W: usize>(k: &Board<N, W>, r: &RefBoard, ctx: &str) {
+    let geo = k.geometry();
+    assert_eq!(geo.n(), r.n, "{ctx}: kernel and reference sizes");
     let fail = |what: &str, detail: String| -> ! {
         panic!(
             "{ctx}: kernel and reference disagree on {what}\n{detail}\nreference:\n{}\nkernel:\n{k}",
@@ -88,34 +96,34 @@ pub fn assert_same<const N: usize, const W: usize>(k: &Board<N, W>, r: &RefBoard
         fail("verify()", e);
     }
     for c in Color::ALL {
-        let want = mask::<N, W>(&r.stones_of(c));
+        let want = mask(geo, &r.stones_of(c));
         if k.stones(c) != want {
             fail(
                 &format!("{c} stones"),
                 format!(
                     "kernel\n{}reference\n{}",
-                    draw::<N, W>(k.stones(c)),
-                    draw::<N, W>(want)
+                    draw(geo, k.stones(c)),
+                    draw(geo, want)
                 ),
             );
         }
     }
     let empty = r.empty_points();
-    if k.empty() != mask::<N, W>(&empty) {
-        fail("empty points", draw::<N, W>(k.empty()));
+    if k.empty() != mask(geo, &empty) {
+        fail("empty points", draw(geo, k.empty()));
     }
     for p in r.all_points() {
-        if k.color_at(pt::<N, W>(p)) != r.get(p) {
+        if k.color_at(pt(geo, p)) != r.get(p) {
             fail("color_at", format!("{p:?}"));
         }
     }
 
     // Strings: every stone's chain is the flood-filled string through it.
     for s in r.strings() {
-        let stones = mask::<N, W>(&s.stones);
-        let libs = mask::<N, W>(&s.liberties);
+        let stones = mask(geo, &s.stones);
+        let libs = mask(geo, &s.liberties);
         for &p in &s.stones {
-            let Some(ch) = k.chain_at(pt::<N, W>(p)) else {
+            let Some(ch) = k.chain_at(pt(geo, p)) else {
                 fail("chain_at", format!("{p:?}: no chain on a stone"));
             };
             if ch.stones != stones || ch.libs != libs {
@@ -123,20 +131,20 @@ pub fn assert_same<const N: usize, const W: usize>(k: &Board<N, W>, r: &RefBoard
                     "chain_at",
                     format!(
                         "{p:?}: kernel stones\n{}libs\n{}reference stones\n{}libs\n{}",
-                        draw::<N, W>(ch.stones),
-                        draw::<N, W>(ch.libs),
-                        draw::<N, W>(stones),
-                        draw::<N, W>(libs)
+                        draw(geo, ch.stones),
+                        draw(geo, ch.libs),
+                        draw(geo, stones),
+                        draw(geo, libs)
                     ),
                 );
             }
-            if k.liberties(pt::<N, W>(p)) != s.liberties.len() as u32 {
+            if k.liberties(pt(geo, p)) != s.liberties.len() as u32 {
                 fail("liberties", format!("{p:?}"));
             }
         }
     }
     for &p in &empty {
-        if k.chain_at(pt::<N, W>(p)).is_some() || k.liberties(pt::<N, W>(p)) != 0 {
+        if k.chain_at(pt(geo, p)).is_some() || k.liberties(pt(geo, p)) != 0 {
             fail("chain_at on an empty point", format!("{p:?}"));
         }
     }
@@ -149,7 +157,7 @@ pub fn assert_same<const N: usize, const W: usize>(k: &Board<N, W>, r: &RefBoard
         let mut candidates = Vec::new();
         for p in r.all_points() {
             let want = r.check(c, p).map_err(kernel_error);
-            let kp = pt::<N, W>(p);
+            let kp = pt(geo, p);
             let got = k.check(c, Move::Play(kp));
             if got != want {
                 fail(
@@ -185,23 +193,19 @@ pub fn assert_same<const N: usize, const W: usize>(k: &Board<N, W>, r: &RefBoard
             }
         }
         for (what, got, want) in [
-            ("eyelike_mask", k.eyelike_mask(c), mask::<N, W>(&eyelike)),
+            ("eyelike_mask", k.eyelike_mask(c), mask(geo, &eyelike)),
             (
                 "non_suicide_mask",
                 k.non_suicide_mask(c),
-                mask::<N, W>(&non_suicide),
+                mask(geo, &non_suicide),
             ),
-            ("candidates", k.candidates(c), mask::<N, W>(&candidates)),
-            ("area", k.area(c), mask::<N, W>(&r.area(c))),
+            ("candidates", k.candidates(c), mask(geo, &candidates)),
+            ("area", k.area(c), mask(geo, &r.area(c))),
         ] {
             if got != want {
                 fail(
                     &format!("{what}({c})"),
-                    format!(
-                        "kernel\n{}reference\n{}",
-                        draw::<N, W>(got),
-                        draw::<N, W>(want)
-                    ),
+                    format!("kernel\n{}reference\n{}", draw(geo, got), draw(geo, want)),
                 );
             }
         }
@@ -217,14 +221,10 @@ pub fn assert_same<const N: usize, const W: usize>(k: &Board<N, W>, r: &RefBoard
         }
     }
 
-    if k.hash() != r.zobrist::<N, W>() {
+    if k.hash() != r.zobrist(geo) {
         fail(
             "hash",
-            format!(
-                "kernel {:#x}, reference {:#x}",
-                k.hash(),
-                r.zobrist::<N, W>()
-            ),
+            format!("kernel {:#x}, reference {:#x}", k.hash(), r.zobrist(geo)),
         );
     }
     if k.area_score() != r.area_score() {
@@ -233,7 +233,7 @@ pub fn assert_same<const N: usize, const W: usize>(k: &Board<N, W>, r: &RefBoard
             format!("kernel {}, reference {}", k.area_score(), r.area_score()),
         );
     }
-    let kernel_ko = k.ko().map(|(p, c)| (Board::<N, W>::coords(p), c));
+    let kernel_ko = k.ko().map(|(p, c)| (geo.coords(p.index()), c));
     if kernel_ko != r.ko() {
         fail(
             "ko",
@@ -250,6 +250,8 @@ pub fn assert_same_light<const N: usize, const W: usize>(
     r: &RefBoard,
     ctx: &str,
 ) {
+    let geo = k.geometry();
+    assert_eq!(geo.n(), r.n, "{ctx}: kernel and reference sizes");
     let fail = |what: &str, detail: String| -> ! {
         panic!(
             "{ctx}: light kernel and reference disagree on {what}\n{detail}\nreference:\n{}\nkernel:\n{k}",
@@ -260,15 +262,15 @@ pub fn assert_same_light<const N: usize, const W: usize>(
         fail("verify()", e);
     }
     for c in Color::ALL {
-        let want = mask::<N, W>(&r.stones_of(c));
+        let want = mask(geo, &r.stones_of(c));
         if k.stones(c) != want {
-            fail(&format!("{c} stones"), draw::<N, W>(k.stones(c)));
+            fail(&format!("{c} stones"), draw(geo, k.stones(c)));
         }
-        if k.areas()[c] != mask::<N, W>(&r.area(c)) {
-            fail(&format!("{c} area"), draw::<N, W>(k.areas()[c]));
+        if k.areas()[c] != mask(geo, &r.area(c)) {
+            fail(&format!("{c} area"), draw(geo, k.areas()[c]));
         }
         for p in r.all_points() {
-            let kp = pt::<N, W>(p);
+            let kp = pt(geo, p);
             if k.color_at(kp) != r.get(p) {
                 fail("color_at", format!("{p:?}"));
             }
@@ -285,7 +287,7 @@ pub fn assert_same_light<const N: usize, const W: usize>(
             }
         }
     }
-    if k.hash() != r.zobrist::<N, W>() {
+    if k.hash() != r.zobrist(geo) {
         fail("hash", format!("kernel {:#x}", k.hash()));
     }
     if k.area_score() != r.area_score() {
@@ -294,7 +296,7 @@ pub fn assert_same_light<const N: usize, const W: usize>(
             format!("kernel {}, reference {}", k.area_score(), r.area_score()),
         );
     }
-    let kernel_ko = k.ko().map(|(p, c)| (Board::<N, W>::coords(p), c));
+    let kernel_ko = k.ko().map(|(p, c)| (geo.coords(p.index()), c));
     if kernel_ko != r.ko() {
         fail(
             "ko",
@@ -305,15 +307,18 @@ pub fn assert_same_light<const N: usize, const W: usize>(
 
 /// Both boards from rows of `X` (Black), `O` (White) and `.`, top row first; spaces ignored.
 /// Built without the kernel's diagram parser, so fixtures do not depend on it.
-pub fn setup<const N: usize, const W: usize>(rows: &[&str]) -> (Board<N, W>, RefBoard) {
-    let n = side::<N, W>();
+pub fn setup<const N: usize, const W: usize>(
+    geo: Geometry<N, W>,
+    rows: &[&str],
+) -> (Board<N, W>, RefBoard) {
+    let n = geo.n();
     assert_eq!(rows.len(), n, "fixture needs {n} rows");
     let mut stones = Vec::new();
     for (r, row) in rows.iter().enumerate() {
         let marks: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
         assert_eq!(marks.len(), n, "fixture row {r} needs {n} points");
         for (x, ch) in marks.into_iter().enumerate() {
-            let p = (x, side::<N, W>() - 1 - r);
+            let p = (x, n - 1 - r);
             match ch {
                 'X' => stones.push((p, Color::Black)),
                 'O' => stones.push((p, Color::White)),
@@ -322,6 +327,6 @@ pub fn setup<const N: usize, const W: usize>(rows: &[&str]) -> (Board<N, W>, Ref
             }
         }
     }
-    let r = RefBoard::from_cells(side::<N, W>(), &stones);
-    (kernel_from_reference(&r), r)
+    let r = RefBoard::from_cells(n, &stones);
+    (kernel_from_reference(geo, &r), r)
 }

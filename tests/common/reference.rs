@@ -360,12 +360,12 @@ impl RefBoard {
     }
 
     /// The Zobrist hash of the stones, recomputed from the kernel's key table.
-    pub fn zobrist<const N: usize, const W: usize>(&self) -> u64 {
-        assert_eq!(tengen::board::shared::side::<N, W>(), self.n);
+    pub fn zobrist<const N: usize, const W: usize>(&self, geo: Geometry<N, W>) -> u64 {
+        assert_eq!(geo.n(), self.n);
         let mut h = 0;
         for p in self.all_points() {
             if let Some(c) = self.get(p) {
-                h ^= Geometry::<N, W>::key(c.index(), self.bit_index(p));
+                h ^= geo.key(c.index(), self.bit_index(p));
             }
         }
         h

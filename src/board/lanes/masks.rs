@@ -53,7 +53,7 @@ impl<const W: usize> Sets<W> for Bitboard<W> {
 #[must_use]
 #[inline(always)]
 pub fn spread<const N: usize, const W: usize, B: Sets<W>>(b: B) -> B {
-    let s = Geometry::<N, W>::s();
+    let s = Geometry::<N, W>::new().s();
     b.up(1) | b.down(1) | b.up(s) | b.down(s)
 }
 
@@ -61,7 +61,7 @@ pub fn spread<const N: usize, const W: usize, B: Sets<W>>(b: B) -> B {
 #[must_use]
 #[inline(always)]
 pub fn neighbours<const N: usize, const W: usize, B: Sets<W>>(b: B) -> B {
-    spread::<N, W, B>(b) & B::splat(Geometry::<N, W>::onboard())
+    spread::<N, W, B>(b) & B::splat(Geometry::<N, W>::new().onboard())
 }
 
 /// The points of `within` connected to `seed` through `within`: the strings of `within`
@@ -88,12 +88,12 @@ pub fn fill<const N: usize, const W: usize, B: Sets<W>>(seed: B, within: B) -> B
 #[must_use]
 #[inline(always)]
 pub fn surrounded_by<const N: usize, const W: usize, B: Sets<W>>(own: B) -> B {
-    let s = Geometry::<N, W>::s();
-    (own.down(s) | B::splat(Geometry::<N, W>::north_edge()))
-        & (own.up(s) | B::splat(Geometry::<N, W>::south_edge()))
-        & (own.down(1) | B::splat(Geometry::<N, W>::east_edge()))
-        & (own.up(1) | B::splat(Geometry::<N, W>::west_edge()))
-        & B::splat(Geometry::<N, W>::onboard())
+    let s = Geometry::<N, W>::new().s();
+    (own.down(s) | B::splat(Geometry::<N, W>::new().north_edge()))
+        & (own.up(s) | B::splat(Geometry::<N, W>::new().south_edge()))
+        & (own.down(1) | B::splat(Geometry::<N, W>::new().east_edge()))
+        & (own.up(1) | B::splat(Geometry::<N, W>::new().west_edge()))
+        & B::splat(Geometry::<N, W>::new().onboard())
 }
 
 /// The points that are eye shapes for the owner of `own` against `enemy` (empty or not:
@@ -103,7 +103,7 @@ pub fn surrounded_by<const N: usize, const W: usize, B: Sets<W>>(own: B) -> B {
 #[must_use]
 #[inline(always)]
 pub fn eyelike<const N: usize, const W: usize, B: Sets<W>>(own: B, enemy: B) -> B {
-    let s = Geometry::<N, W>::s();
+    let s = Geometry::<N, W>::new().s();
     // Diagonal `d` of point `p` is bit `p` of the shifted set. A diagonal across the left or
     // right edge lands on a guard column, which holds no enemy stone.
     let north_east = enemy.down(s + 1);
@@ -114,7 +114,7 @@ pub fn eyelike<const N: usize, const W: usize, B: Sets<W>>(own: B, enemy: B) -> 
     let south_any = south_east | south_west;
     let any = north_any | south_any;
     let two = (north_east & north_west) | (south_east & south_west) | (north_any & south_any);
-    surrounded_by::<N, W, B>(own) - (two | (any & B::splat(Geometry::<N, W>::edge())))
+    surrounded_by::<N, W, B>(own) - (two | (any & B::splat(Geometry::<N, W>::new().edge())))
 }
 
 /// The empty points that count for the owner of `own` at scoring: every on-board neighbour

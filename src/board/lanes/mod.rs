@@ -103,7 +103,7 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
     #[must_use]
     #[inline(always)]
     pub fn empty(&self) -> Bitboard<W> {
-        Geometry::<N, W>::onboard() - self.stones[0] - self.stones[1]
+        Geometry::<N, W>::new().onboard() - self.stones[0] - self.stones[1]
     }
 
     /// The colour of the stone on `p`, if any (`None` also off the board).
@@ -181,7 +181,7 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
     pub fn check(&self, c: Color, mv: Move) -> Result<(), IllegalMove> {
         let Move::Play(p) = mv else { return Ok(()) };
         let i = p.index();
-        if !Geometry::<N, W>::onboard().contains(i) {
+        if !Geometry::<N, W>::new().onboard().contains(i) {
             return Err(IllegalMove::OffBoard);
         }
         if !self.empty().contains(i) {
@@ -242,7 +242,7 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
         Color::ALL
             .into_iter()
             .flat_map(|c| self.stones(c).iter().map(move |i| (c, i)))
-            .fold(0, |h, (c, i)| h ^ Geometry::<N, W>::key(c.index(), i))
+            .fold(0, |h, (c, i)| h ^ Geometry::<N, W>::new().key(c.index(), i))
     }
 }
 
@@ -256,7 +256,7 @@ impl<const N: usize, const W: usize> fmt::Display for LaneBoard<N, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for y in (0..N).rev() {
             for x in 0..N {
-                let i = Geometry::<N, W>::index(x, y);
+                let i = Geometry::<N, W>::new().index(x, y);
                 let ch = match self.color_at(Point::from_index(i)) {
                     Some(Color::Black) => 'X',
                     Some(Color::White) => 'O',

@@ -34,7 +34,7 @@ impl<const N: usize, const W: usize> LaneBoard<N, W> {
         self.ko = Bitboard::EMPTY;
         let around = neighbours::<N, W, _>(p);
         let enemy = self.stones[them];
-        let empty = Geometry::<N, W>::onboard() - self.stones[me] - enemy;
+        let empty = Geometry::<N, W>::new().onboard() - self.stones[me] - enemy;
         // Only a string whose stones next to `p` have no liberty of their own can die.
         let mut suspects = (around & enemy) - spread::<N, W, _>(empty);
         if suspects.is_empty() {
@@ -77,7 +77,7 @@ pub fn legal_enclosed<const N: usize, const W: usize>(
 ) -> bool {
     let p = Bitboard::single(i);
     let around = neighbours::<N, W, _>(p);
-    let liberties = Geometry::<N, W>::onboard() - own - enemy - p;
+    let liberties = Geometry::<N, W>::new().onboard() - own - enemy - p;
     debug_assert!((around & liberties).is_empty());
     let near_liberties = spread::<N, W, _>(liberties);
     let own_around = around & own;

@@ -100,8 +100,8 @@ impl<const N: usize, const W: usize, const K: usize> LaneSet<N, W, K> {
     #[must_use]
     #[inline(always)]
     pub fn candidates_and_enclosed(&self) -> (Wide<W, K>, Wide<W, K>) {
-        let s = Geometry::<N, W>::s();
-        let empty = Wide::splat(Geometry::<N, W>::onboard()) - self.mover - self.waiting;
+        let s = Geometry::<N, W>::new().s();
+        let empty = Wide::splat(Geometry::<N, W>::new().onboard()) - self.mover - self.waiting;
         let candidates = empty - eyelike::<N, W, _>(self.mover, self.waiting) - self.ko;
         // Points with an empty neighbour to the north, south, east, west.
         let (north, south) = (empty.down(s), empty.up(s));
@@ -144,7 +144,7 @@ impl<const N: usize, const W: usize, const K: usize> LaneSet<N, W, K> {
     /// (no memory is at stake).
     #[inline(always)]
     pub fn play(&mut self, moves: Wide<W, K>) {
-        let onboard = Wide::splat(Geometry::<N, W>::onboard());
+        let onboard = Wide::splat(Geometry::<N, W>::new().onboard());
         let own = self.mover | moves;
         let enemy = self.waiting;
         let empty = onboard - own - enemy;

@@ -7,7 +7,7 @@ use crate::board::Board9;
 type Lane9 = LaneBoard<9, 2>;
 
 fn at(x: usize, y: usize) -> Point {
-    Board9::point(x, y).unwrap()
+    Board9::new().point(x, y).unwrap()
 }
 
 fn play(b: &mut Lane9, c: Color, x: usize, y: usize) {

@@ -78,10 +78,11 @@ pub const fn diagonal_delta(c: Color) -> Word {
     1 << (DIAGONAL_SHIFT as usize + 8 * c.index())
 }
 
-/// An on-board cell of the layout of an `N x N` board: it, its four neighbours and its four
-/// diagonals are cells below `Layout::<N, W>::len() <= CELLS`, so a helper that takes one may
+/// An on-board cell of the layout of a board: it, its four neighbours and its four diagonals
+/// are cells below the layout's `len() <= CELLS`, so a helper of that board that takes one may
 /// index the board's per-cell arrays at it and around it without a bounds check. Only
-/// [`Cell::new`], which checks, and the `unsafe` [`Cell::new_unchecked`] make one.
+/// [`Cell::new`], which checks, and the `unsafe` [`Cell::new_unchecked`] make one; a cell is
+/// only ever made and used by one board's methods, with that board's layout.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Cell<const N: usize, const W: usize>(u16);
 
@@ -89,21 +90,19 @@ impl<const N: usize, const W: usize> Cell<N, W> {
     /// Cell `m`, if it is on the board.
     #[must_use]
     #[cfg_attr(not(test), allow(dead_code))]
-    pub(crate) fn new(m: usize) -> Option<Self> {
-        (m < CELLS && Layout::<N, W>::on_board(m)).then_some(Cell(m as u16))
+    pub(crate) fn new(layout: Layout<N, W>, m: usize) -> Option<Self> {
+        (m < CELLS && layout.on_board(m)).then_some(Cell(m as u16))
     }
 
     /// Cell `m`, unchecked.
     ///
     /// # Safety
-    /// `m` is an on-board cell: `Layout::<N, W>::on_board(m)`.
+    /// `m` is an on-board cell of `layout`, the layout of the board the cell is used with:
+    /// `layout.on_board(m)`.
     #[must_use]
     #[inline(always)]
-    pub(crate) unsafe fn new_unchecked(m: usize) -> Self {
-        debug_assert!(
-            m < CELLS && Layout::<N, W>::on_board(m),
-            "cell {m} is off the board"
-        );
+    pub(crate) unsafe fn new_unchecked(layout: Layout<N, W>, m: usize) -> Self {
+        debug_assert!(m < CELLS && layout.on_board(m), "cell {m} is off the board");
         Cell(m as u16)
     }
 
@@ -122,10 +121,12 @@ impl<const N: usize, const W: usize> Cell<N, W> {
     }
 }
 
-/// Facts of the layout of an `N x N` board: compile-time constants for `N >= 2`, read at run
-/// time on the shared path (`N = 0`, see [`crate::board::shared`]). Code reads them through
-/// the accessors (`s()`, `offset()`, ...); the constants build the per-size tables.
-pub struct Layout<const N: usize, const W: usize>;
+/// Facts of the layout of a board of geometry `Geometry<N, W>`: compile-time constants for
+/// `N >= 2`, read at run time from the geometry's side on the shared path (`N = 0`, see
+/// [`crate::board::shared`]). Code reads them through the accessors (`s()`, `offset()`, ...);
+/// the constants build the per-size tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout<const N: usize, const W: usize>(pub Geometry<N, W>);
 
 impl<const N: usize, const W: usize> Layout<N, W> {
     /// A constant side's row stride.
@@ -138,29 +139,31 @@ impl<const N: usize, const W: usize> Layout<N, W> {
     /// The side (the board's geometry's, [`Geometry::n`]).
     #[must_use]
     #[inline(always)]
-    pub fn n() -> usize {
-        Geometry::<N, W>::n()
+    pub fn n(self) -> usize {
+        self.0.n()
     }
 
     /// Row stride ([`Geometry::s`]).
     #[must_use]
     #[inline(always)]
-    pub fn s() -> usize {
-        Geometry::<N, W>::s()
+    pub fn s(self) -> usize {
+        self.0.s()
     }
 
     /// Cell of bit index 0.
     #[must_use]
     #[inline(always)]
-    pub fn offset() -> usize {
-        Self::n() + 2
+    pub fn offset(self) -> usize {
+        self.n() + 2
     }
 
     /// Cells in use: every on-board cell and each of its neighbours and diagonals is below.
     #[must_use]
     #[inline(always)]
-    pub fn len() -> usize {
-        let n = Self::n();
+    // A layout is never empty: every side has on-board cells.
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(self) -> usize {
+        let n = self.n();
         n * n + 3 * n + 3
     }
 
@@ -169,23 +172,23 @@ impl<const N: usize, const W: usize> Layout<N, W> {
     /// chain has.
     #[must_use]
     #[inline(always)]
-    pub fn scanned() -> usize {
+    pub fn scanned(self) -> usize {
         const { assert!(Layout::<MAX_SIZE, 6>::LEN.next_multiple_of(64) <= CELLS) };
-        Self::len().next_multiple_of(64)
+        self.len().next_multiple_of(64)
     }
 
     /// Cell of the point `(x, y)`.
     #[must_use]
     #[inline(always)]
-    pub fn cell(x: usize, y: usize) -> usize {
-        y * Self::s() + x + Self::offset()
+    pub fn cell(self, x: usize, y: usize) -> usize {
+        y * self.s() + x + self.offset()
     }
 
     /// Whether cell `m` holds a point of the board.
     #[must_use]
     #[inline(always)]
-    pub fn on_board(m: usize) -> bool {
-        Self::on_board_of(Self::n(), m)
+    pub fn on_board(self, m: usize) -> bool {
+        Self::on_board_of(self.n(), m)
     }
 
     /// Whether cell `m` holds a point of a board of side `n`.
@@ -202,8 +205,8 @@ impl<const N: usize, const W: usize> Layout<N, W> {
     /// The four orthogonal neighbours of cell `m` (south, west, east, north), `m >= S`.
     #[must_use]
     #[inline(always)]
-    pub fn around(m: usize) -> [usize; 4] {
-        Self::around_of(Self::s(), m)
+    pub fn around(self, m: usize) -> [usize; 4] {
+        Self::around_of(self.s(), m)
     }
 
     /// [`Self::around`] with stride `s`.
@@ -216,8 +219,8 @@ impl<const N: usize, const W: usize> Layout<N, W> {
     /// north-east), `m > S`.
     #[must_use]
     #[inline(always)]
-    pub fn diagonals(m: usize) -> [usize; 4] {
-        Self::diagonals_of(Self::s(), m)
+    pub fn diagonals(self, m: usize) -> [usize; 4] {
+        Self::diagonals_of(self.s(), m)
     }
 
     /// [`Self::diagonals`] with stride `s`.
@@ -306,17 +309,15 @@ mod tests {
 
     fn check<const N: usize, const W: usize>() {
         type L<const N: usize, const W: usize> = Layout<N, W>;
-        let on = (0..CELLS).filter(|&m| L::<N, W>::on_board(m)).count();
+        let l = Layout(Geometry::<N, W>::new());
+        let on = (0..CELLS).filter(|&m| l.on_board(m)).count();
         assert_eq!(on, N * N);
         for y in 0..N {
             for x in 0..N {
-                let m = L::<N, W>::cell(x, y);
-                assert!(m < L::<N, W>::len());
-                for d in L::<N, W>::diagonals(m)
-                    .into_iter()
-                    .chain(L::<N, W>::around(m))
-                {
-                    assert!(d < L::<N, W>::len(), "{N}: {x},{y} -> {d}");
+                let m = l.cell(x, y);
+                assert!(m < l.len());
+                for d in l.diagonals(m).into_iter().chain(l.around(m)) {
+                    assert!(d < l.len(), "{N}: {x},{y} -> {d}");
                 }
                 let w = L::<N, W>::EMPTY_WORDS[m];
                 let edges = usize::from(x == 0) + usize::from(y == 0);
@@ -329,7 +330,7 @@ mod tests {
         }
         assert_eq!(
             L::<N, W>::EMPTY_LIST[N * N - 1] as usize,
-            L::<N, W>::cell(N - 1, N - 1)
+            l.cell(N - 1, N - 1)
         );
     }
 
@@ -340,6 +341,6 @@ mod tests {
         check::<9, 2>();
         check::<13, 3>();
         check::<19, 6>();
-        assert!(Layout::<19, 6>::len() <= CELLS);
+        assert!(Layout(Geometry::<19, 6>::new()).len() <= CELLS);
     }
 }

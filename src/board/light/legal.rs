@@ -2,7 +2,7 @@
 //! eye shape of the player.
 
 use super::layout::OFF_DIAGONAL_SHIFT;
-use super::layout::{stone, Cell, Layout, Word, CONTENT_SHIFT, DIAGONAL_SHIFT, EMPTY_SHIFT};
+use super::layout::{stone, Cell, Word, CONTENT_SHIFT, DIAGONAL_SHIFT, EMPTY_SHIFT};
 use super::play::{at, opaque, rd};
 use super::LightBoard;
 use crate::board::Color;
@@ -56,7 +56,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             return true;
         }
         // SAFETY: `m` is an on-board cell (this function's contract).
-        self.is_surrounded_candidate(c, unsafe { Cell::new_unchecked(m) }, w)
+        self.is_surrounded_candidate(c, unsafe { Cell::new_unchecked(self.layout(), m) }, w)
     }
 
     /// [`Self::is_candidate_cell`] for the colour of index `C`, compiled once a colour (for
@@ -79,7 +79,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         }
         let not_ko = u32::from(self.ko != m as u16) | u32::from(self.ko_color != c);
         // SAFETY: `m` is an on-board cell (this function's contract).
-        let cell = unsafe { Cell::new_unchecked(m) };
+        let cell = unsafe { Cell::new_unchecked(self.layout(), m) };
         opaque(not_ko & self.captures_or_keeps_liberty(c, cell)) != 0
     }
 
@@ -106,7 +106,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         let w = rd!(self.word[m]);
         let not_ko = self.ko != m as u16 || self.ko_color != c;
         // SAFETY: `m` is an on-board cell (this function's contract).
-        let cell = unsafe { Cell::new_unchecked(m) };
+        let cell = unsafe { Cell::new_unchecked(self.layout(), m) };
         not_ko && (w & (0xff << EMPTY_SHIFT) != 0 || self.captures_or_keeps_liberty(c, cell) != 0)
     }
 
@@ -128,7 +128,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
                 _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi16, _mm_movemask_epi8, _mm_or_si128,
                 _mm_set1_epi16, _mm_set_epi16, _mm_setzero_si128,
             };
-            let around = Layout::<N, W>::around(m.get());
+            let around = self.layout().around(m.get());
             // Each side's content relative to the enemy: 0 an enemy stone, 3 one of ours,
             // 1 or 2 off the board (`OFF ^ enemy`, our own stone code).
             let enemy = stone(c) ^ 3;
@@ -164,7 +164,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     #[inline(always)]
     pub(super) fn captures_or_keeps_liberty_portable(&self, c: Color, m: Cell<N, W>) -> u32 {
         let own = stone(c);
-        let around = Layout::<N, W>::around(m.get());
+        let around = self.layout().around(m.get());
         let content = around.map(|n| (rd!(self.word[n]) >> CONTENT_SHIFT) as u32);
         let id = around.map(|n| rd!(self.chain[n]));
         let libs = id.map(|r| rd!(self.libs[r]));

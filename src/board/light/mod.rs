@@ -27,7 +27,6 @@ mod verify;
 
 use self::layout::{stone, Layout, Word, CELLS, CONTENT_MASK, CONTENT_SHIFT, EMPTY_SHIFT};
 use crate::board::geometry::Geometry;
-use crate::board::shared::side;
 use crate::board::tables::{slot, LIGHT};
 use crate::board::{Bitboard, Board, ByColor, Color, IllegalMove, Move, Point};
 use std::fmt;
@@ -58,42 +57,66 @@ pub struct LightBoard<const N: usize, const W: usize> {
     /// The cell that `ko_color` may not play now (simple ko), or `NO_KO`.
     ko: u16,
     ko_color: Color,
+    /// The board's side, fixed when it is made (see [`Geometry`]).
+    geo: Geometry<N, W>,
 }
 
 impl<const N: usize, const W: usize> Default for LightBoard<N, W> {
+    /// The empty board of the constant side `N` (see [`LightBoard::new`]).
     fn default() -> Self {
         Self::new()
     }
 }
 
 impl<const N: usize, const W: usize> LightBoard<N, W> {
-    /// The empty board.
+    /// The empty board of the constant side `N`. Code that may run on the shared path
+    /// (`N = 0`) makes its boards with [`Self::with_geometry`]: this does not compile there.
     #[must_use]
     pub fn new() -> Self {
-        #[allow(clippy::let_unit_value)]
-        let () = Geometry::<N, W>::VALID;
+        Self::with_geometry(Geometry::new())
+    }
+
+    /// The empty board of geometry `geo`.
+    #[must_use]
+    pub fn with_geometry(geo: Geometry<N, W>) -> Self {
+        let n = geo.n();
         Self {
-            word: LIGHT.words[slot(side::<N, W>())],
+            word: LIGHT.words[slot(n)],
             chain: LIGHT.identity,
             libs: [layout::SCRATCH_LIBS; CELLS],
-            list: LIGHT.list[slot(side::<N, W>())],
-            empty_count: (side::<N, W>() * side::<N, W>()) as u32,
+            list: LIGHT.list[slot(n)],
+            empty_count: (n * n) as u32,
             stones: [0; 2],
             ko: NO_KO,
             ko_color: Color::Black,
+            geo,
         }
+    }
+
+    /// The board's geometry.
+    #[must_use]
+    #[inline(always)]
+    pub fn geometry(&self) -> Geometry<N, W> {
+        self.geo
+    }
+
+    /// The layout of the board's cells.
+    #[must_use]
+    #[inline(always)]
+    pub fn layout(&self) -> Layout<N, W> {
+        Layout(self.geo)
     }
 
     /// Empties the board, touching only the cells this size uses.
     #[inline]
     pub fn clear(&mut self) {
-        let len = Layout::<N, W>::len();
-        self.word[..len].copy_from_slice(&LIGHT.words[slot(side::<N, W>())][..len]);
+        let len = self.layout().len();
+        self.word[..len].copy_from_slice(&LIGHT.words[slot(self.geo.n())][..len]);
         self.chain[..len].copy_from_slice(&LIGHT.identity[..len]);
         self.libs[..len].fill(layout::SCRATCH_LIBS);
-        self.list[..side::<N, W>() * side::<N, W>()]
-            .copy_from_slice(&LIGHT.list[slot(side::<N, W>())][..side::<N, W>() * side::<N, W>()]);
-        self.empty_count = (side::<N, W>() * side::<N, W>()) as u32;
+        self.list[..self.geo.n() * self.geo.n()]
+            .copy_from_slice(&LIGHT.list[slot(self.geo.n())][..self.geo.n() * self.geo.n()]);
+        self.empty_count = (self.geo.n() * self.geo.n()) as u32;
         self.stones = [0; 2];
         self.ko = NO_KO;
     }
@@ -102,40 +125,46 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// list, so that a playout from here plays the game it would play on `board`).
     #[must_use]
     pub fn from_board(board: &Board<N, W>) -> Self {
-        let mut b = Self::new();
+        let mut b = Self::with_geometry(board.geometry());
         b.set_from(board);
         b
     }
 
-    /// Makes this board hold `board`'s position (see [`Self::from_board`]).
+    /// Makes this board hold `board`'s position (see [`Self::from_board`]), and its geometry.
     pub fn set_from(&mut self, board: &Board<N, W>) {
-        self.clear();
+        if N == 0 && self.geo != board.geometry() {
+            // Another side: every cell is rewritten, so that the cells past the new side's
+            // layout hold what an empty board of that side holds there.
+            *self = Self::with_geometry(board.geometry());
+        } else {
+            self.clear();
+        }
         for c in [Color::Black, Color::White] {
             for i in board.stones(c) {
-                let m = i + Layout::<N, W>::offset();
+                let m = i + self.layout().offset();
                 self.put_stone(c, m);
             }
         }
         // Chains: the exact board's root of each stone is a cell of the chain.
         let stones = board.stones(Color::Black) | board.stones(Color::White);
         for i in stones {
-            let m = i + Layout::<N, W>::offset();
+            let m = i + self.layout().offset();
             self.libs[m] = 0;
         }
         for i in stones {
-            let m = i + Layout::<N, W>::offset();
-            let root = board.stone_root(i) + Layout::<N, W>::offset();
+            let m = i + self.layout().offset();
+            let root = board.stone_root(i) + self.layout().offset();
             self.chain[m] = root as u16;
             self.libs[root] += ((self.word[m] >> EMPTY_SHIFT) & 0xff) as u16;
         }
         self.empty_count = board.empty_count();
         for k in 0..board.empty_count() {
-            let m = board.empty_at(k).index() + Layout::<N, W>::offset();
+            let m = board.empty_at(k).index() + self.layout().offset();
             self.list[k as usize] = m as u16;
         }
         match board.ko() {
             Some((p, c)) => {
-                self.ko = (p.index() + Layout::<N, W>::offset()) as u16;
+                self.ko = (p.index() + self.layout().offset()) as u16;
                 self.ko_color = c;
             }
             None => self.ko = NO_KO,
@@ -155,12 +184,17 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// `LEN`, and the id scans leave the ids there unchanged), so they need no copy.
     #[inline]
     pub fn copy_from(&mut self, src: &Self) {
-        let len = Layout::<N, W>::len();
+        if N == 0 && self.geo != src.geo {
+            // Another side: the cells past `src`'s layout must hold what `src`'s do.
+            self.clone_from(src);
+            return;
+        }
+        let len = self.layout().len();
         self.word[..len].copy_from_slice(&src.word[..len]);
         self.chain[..len].copy_from_slice(&src.chain[..len]);
         self.libs[..len].copy_from_slice(&src.libs[..len]);
-        self.list[..side::<N, W>() * side::<N, W>()]
-            .copy_from_slice(&src.list[..side::<N, W>() * side::<N, W>()]);
+        self.list[..self.geo.n() * self.geo.n()]
+            .copy_from_slice(&src.list[..self.geo.n() * self.geo.n()]);
         self.empty_count = src.empty_count;
         self.stones = src.stones;
         self.ko = src.ko;
@@ -170,10 +204,10 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// Puts a stone of `c` on the empty cell `m` with no chain bookkeeping (setup only).
     fn put_stone(&mut self, c: Color, m: usize) {
         let d = layout::neighbour_delta(c);
-        for n in Layout::<N, W>::around(m) {
+        for n in self.layout().around(m) {
             self.word[n] = self.word[n].wrapping_add(d);
         }
-        for n in Layout::<N, W>::diagonals(m) {
+        for n in self.layout().diagonals(m) {
             self.word[n] += layout::diagonal_delta(c);
         }
         self.word[m] = (self.word[m] & !CONTENT_MASK) | (Word::from(stone(c)) << CONTENT_SHIFT);
@@ -189,17 +223,17 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// The cell of point `p`, or `None` if `p` is not on this board.
     #[must_use]
     #[inline]
-    pub fn cell_of(p: Point) -> Option<usize> {
-        let m = p.index().checked_add(Layout::<N, W>::offset())?;
-        (m < CELLS && Layout::<N, W>::on_board(m)).then_some(m)
+    pub fn cell_of(&self, p: Point) -> Option<usize> {
+        let m = p.index().checked_add(self.layout().offset())?;
+        (m < CELLS && self.layout().on_board(m)).then_some(m)
     }
 
     /// The point of the on-board cell `m`.
     #[must_use]
     #[inline(always)]
-    pub fn point_of(m: usize) -> Point {
-        debug_assert!(Layout::<N, W>::on_board(m));
-        Point::from_index(m - Layout::<N, W>::offset())
+    pub fn point_of(&self, m: usize) -> Point {
+        debug_assert!(self.layout().on_board(m));
+        Point::from_index(m - self.layout().offset())
     }
 
     /// Number of empty points.
@@ -219,7 +253,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// The colour of the stone on `p`, if any (`None` also off the board).
     #[must_use]
     pub fn color_at(&self, p: Point) -> Option<Color> {
-        match self.content(Self::cell_of(p)?) {
+        match self.content(self.cell_of(p)?) {
             layout::BLACK => Some(Color::Black),
             layout::WHITE => Some(Color::White),
             _ => None,
@@ -229,7 +263,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// The simple-ko point and the colour that may not play there now, if any.
     #[must_use]
     pub fn ko(&self) -> Option<(Point, Color)> {
-        (self.ko != NO_KO).then(|| (Self::point_of(usize::from(self.ko)), self.ko_color))
+        (self.ko != NO_KO).then(|| (self.point_of(usize::from(self.ko)), self.ko_color))
     }
 
     /// The stones of colour `c` as a bitboard of the exact board's layout.
@@ -267,13 +301,13 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// search 4 % of its instructions and a mispredict every few points (perf/results.md).
     #[inline]
     fn mask_where(&self, test: impl Fn(Word) -> bool) -> Bitboard<W> {
-        let span = (side::<N, W>() - 1) * Layout::<N, W>::s() + side::<N, W>();
+        let span = (self.geo.n() - 1) * self.layout().s() + self.geo.n();
         let mut b = Bitboard::EMPTY;
         for (k, out) in b.0.iter_mut().enumerate() {
             let lo = (k * 64).min(span);
             let hi = (k * 64 + 64).min(span);
             let mut bits = 0u64;
-            for (j, &w) in self.word[lo + Layout::<N, W>::offset()..hi + Layout::<N, W>::offset()]
+            for (j, &w) in self.word[lo + self.layout().offset()..hi + self.layout().offset()]
                 .iter()
                 .enumerate()
             {
@@ -305,12 +339,14 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         // Without a branch a cell, so that it vectorises (the bench hashes every final
         // position).
         let mut hash = 0;
-        for m in 0..Layout::<N, W>::len() {
+        let keys = &LIGHT.keys[slot(self.geo.n())];
+        // One index for the cells and both colours' keys.
+        #[allow(clippy::needless_range_loop)]
+        for m in 0..self.layout().len() {
             let v = self.content(m);
             let black = u64::from(v == layout::BLACK).wrapping_neg();
             let white = u64::from(v == layout::WHITE).wrapping_neg();
-            hash ^= (LIGHT.keys[slot(side::<N, W>())][0][m] & black)
-                ^ (LIGHT.keys[slot(side::<N, W>())][1][m] & white);
+            hash ^= (keys[0][m] & black) ^ (keys[1][m] & white);
         }
         hash
     }
@@ -320,7 +356,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// occupied or off-board point.
     #[must_use]
     pub fn is_candidate(&self, c: Color, p: Point) -> bool {
-        match Self::cell_of(p) {
+        match self.cell_of(p) {
             // SAFETY: `cell_of` returns only on-board cells, and `m` is empty.
             Some(m) if self.content(m) == layout::EMPTY => unsafe { self.is_candidate_cell(c, m) },
             _ => false,
@@ -330,7 +366,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// Whether `c` may legally play `mv` here (simple ko, no suicide).
     pub fn check(&self, c: Color, mv: Move) -> Result<(), IllegalMove> {
         let Move::Play(p) = mv else { return Ok(()) };
-        let m = Self::cell_of(p).ok_or(IllegalMove::OffBoard)?;
+        let m = self.cell_of(p).ok_or(IllegalMove::OffBoard)?;
         if self.content(m) != layout::EMPTY {
             return Err(IllegalMove::Occupied);
         }
@@ -350,7 +386,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         match mv {
             Move::Pass => self.pass(),
             Move::Play(p) => {
-                let m = Self::cell_of(p).ok_or(IllegalMove::OffBoard)?;
+                let m = self.cell_of(p).ok_or(IllegalMove::OffBoard)?;
                 // SAFETY: `check` found `m` an empty on-board cell where `c`'s move is legal.
                 unsafe { self.play_unchecked(c, m) }
             }
@@ -398,7 +434,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
 /// order and the chain ids are not part of the position).
 impl<const N: usize, const W: usize> PartialEq for LightBoard<N, W> {
     fn eq(&self, other: &Self) -> bool {
-        (0..Layout::<N, W>::len()).all(|m| self.content(m) == other.content(m))
+        (0..self.layout().len()).all(|m| self.content(m) == other.content(m))
             && self.ko() == other.ko()
     }
 }
@@ -412,9 +448,9 @@ impl<const N: usize, const W: usize> fmt::Debug for LightBoard<N, W> {
 /// One row a line, top row first: `X` Black, `O` White, `*` the ko point, `.` empty.
 impl<const N: usize, const W: usize> fmt::Display for LightBoard<N, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for y in (0..side::<N, W>()).rev() {
-            for x in 0..side::<N, W>() {
-                let m = Layout::<N, W>::cell(x, y);
+        for y in (0..self.geo.n()).rev() {
+            for x in 0..self.geo.n() {
+                let m = self.layout().cell(x, y);
                 let ch = match self.content(m) {
                     layout::BLACK => 'X',
                     layout::WHITE => 'O',

@@ -6,12 +6,11 @@
 //! pseudo-liberty each (an empty or off-board neighbour is its own scratch chain, so it needs
 //! no test), and the stone joins the chain of its last own neighbour, picked with selects.
 
-use super::layout::{diagonal_delta, neighbour_delta, stone, Cell, Layout, Word, CELLS};
+use super::layout::{diagonal_delta, neighbour_delta, stone, Cell, Word, CELLS};
 use super::layout::{CONTENT_MASK, CONTENT_SHIFT, EMPTY_SHIFT, SCRATCH_LIBS};
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 use super::legal::none_left;
 use super::{LightBoard, NO_KO};
-use crate::board::shared::side;
 use crate::board::Color;
 
 /// `x` unchanged, through an empty `asm!` block the optimiser cannot see into.
@@ -37,9 +36,11 @@ pub(super) fn opaque(mut x: u32) -> u32 {
 /// `board.$arr[$i]` without a bounds check.
 macro_rules! at {
     ($s:ident . $arr:ident [ $i:expr ]) => {
-        // SAFETY: every index used with `at!` is a cell (below `Layout::LEN <= CELLS`): a
-        // `Cell` (an on-board cell) or a neighbour or diagonal of one, a chain id (a stone's
-        // cell, or a cell's own), or an empty-list position below `empty_count <= N * N`.
+        // SAFETY: every index used with `at!` is a cell of the board's own layout (below its
+        // `len() <= CELLS`; the layout is the board's geometry, fixed when the board was made,
+        // so no thread or call can make it disagree with the arrays): a `Cell` (an on-board
+        // cell) or a neighbour or diagonal of one, a chain id (a stone's cell, or a cell's
+        // own), or an empty-list position below `empty_count <= n * n`.
         *unsafe { $s.$arr.get_unchecked_mut(($i) as usize) }
     };
 }
@@ -104,21 +105,21 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// legal for `c` (not suicide, not the ko recapture): [`Self::check`] would accept it.
     #[inline(always)]
     pub(crate) unsafe fn play_listed_unchecked(&mut self, c: Color, m: usize, k: u32) {
-        debug_assert!(Layout::<N, W>::on_board(m) && m < CELLS);
+        debug_assert!(self.layout().on_board(m) && m < CELLS);
         debug_assert!(k < self.empty_count && usize::from(self.list[k as usize]) == m);
         debug_assert!(
-            self.check(c, crate::board::Move::Play(Self::point_of(m)))
+            self.check(c, crate::board::Move::Play(self.point_of(m)))
                 .is_ok(),
             "illegal {c} at cell {m}\n{self:?}"
         );
-        let around = Layout::<N, W>::around(m);
+        let around = self.layout().around(m);
         let own = stone(c);
         let delta = neighbour_delta(c);
         let w = at!(self.word[m]);
         for n in around {
             at!(self.word[n]) = at!(self.word[n]).wrapping_add(delta);
         }
-        for d in Layout::<N, W>::diagonals(m) {
+        for d in self.layout().diagonals(m) {
             at!(self.word[d]) += diagonal_delta(c);
         }
         at!(self.word[m]) = (w & !CONTENT_MASK) | (Word::from(own) << CONTENT_SHIFT);
@@ -150,7 +151,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         at!(self.chain[m]) = root;
         at!(self.libs[root]) += ((w >> EMPTY_SHIFT) & 0xff) as u16;
         // SAFETY: `m` is an on-board cell (this function's contract).
-        let cell = unsafe { Cell::new_unchecked(m) };
+        let cell = unsafe { Cell::new_unchecked(self.layout(), m) };
         if opaque(u32::from(more)) != 0 {
             self.merge_around(cell, own);
         }
@@ -163,7 +164,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         if opaque(takes) != 0 {
             // Inline on small boards, out of line on large ones: measured 0.992x and 1.033x
             // the CPU time of an out-of-line call on 9x9 and 19x19 (perf/results.md).
-            if side::<N, W>() <= 9 {
+            if self.geo.n() <= 9 {
                 self.capture_around(c, cell, root == m as u16);
             } else {
                 self.capture_around_out_of_line(c, cell, root == m as u16);
@@ -212,7 +213,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// Merges every chain of colour `own` next to `m` into `m`'s chain.
     #[inline(always)]
     fn merge_around(&mut self, m: Cell<N, W>, own: u32) {
-        let around = Layout::<N, W>::around(m.get());
+        let around = self.layout().around(m.get());
         let m = m.get();
         // Which sides hold another chain of ours, found without a branch a side.
         let mut bits = 0;
@@ -230,8 +231,8 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
                 // invariant, which `verify` checks.
                 let (a, b) = unsafe {
                     (
-                        Cell::new_unchecked(usize::from(a)),
-                        Cell::new_unchecked(usize::from(b)),
+                        Cell::new_unchecked(self.layout(), usize::from(a)),
+                        Cell::new_unchecked(self.layout(), usize::from(b)),
                     )
                 };
                 self.merge(a, b);
@@ -250,7 +251,8 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     #[inline(always)]
     fn merge(&mut self, a: Cell<N, W>, b: Cell<N, W>) {
         let (a, b) = (a.id(), b.id());
-        for id in &mut self.chain[..Layout::<N, W>::scanned()] {
+        let scanned = self.layout().scanned();
+        for id in &mut self.chain[..scanned] {
             *id = if *id == b { a } else { *id };
         }
         at!(self.libs[a]) += at!(self.libs[b]);
@@ -270,7 +272,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     #[inline(always)]
     fn capture_around(&mut self, c: Color, m: Cell<N, W>, alone: bool) {
         let enemy = stone(!c);
-        let around = Layout::<N, W>::around(m.get());
+        let around = self.layout().around(m.get());
         let m = m.get();
         let mut bits = 0;
         for (j, &n) in around.iter().enumerate() {
@@ -288,7 +290,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
                 let r = usize::from(at!(self.chain[n]));
                 // SAFETY: `n` holds an enemy stone, whose chain id is the cell of one of its
                 // stones (the board's invariant, which `verify` checks).
-                let r = unsafe { Cell::new_unchecked(r) };
+                let r = unsafe { Cell::new_unchecked(self.layout(), r) };
                 last = n as u16;
                 captured += self.remove_chain(r, !c);
             }
@@ -312,13 +314,15 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             return 1;
         }
         let mut removed = 0;
-        for k in 0..Layout::<N, W>::scanned() / 64 {
+        for k in 0..self.layout().scanned() / 64 {
             let mut b = chain_mask(&self.chain, k, r.id());
             removed += b.count_ones();
             while b != 0 {
                 // SAFETY: the cell's chain id is `r`, a chain of stones, so it holds one of
                 // them (only a stone carries the id of another cell: the board's invariant).
-                let s = unsafe { Cell::new_unchecked(k * 64 + b.trailing_zeros() as usize) };
+                let s = unsafe {
+                    Cell::new_unchecked(self.layout(), k * 64 + b.trailing_zeros() as usize)
+                };
                 self.remove_stone(s, col);
                 b &= b - 1;
             }
@@ -338,12 +342,12 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
         self.empty_count += 1;
         self.stones[col.index()] -= 1;
         let delta = neighbour_delta(col);
-        for n in Layout::<N, W>::around(s) {
+        for n in self.layout().around(s) {
             at!(self.word[n]) = at!(self.word[n]).wrapping_sub(delta);
             let r = at!(self.chain[n]);
             at!(self.libs[r]) = at!(self.libs[r]).wrapping_add(1);
         }
-        for d in Layout::<N, W>::diagonals(s) {
+        for d in self.layout().diagonals(s) {
             at!(self.word[d]) -= diagonal_delta(col);
         }
     }

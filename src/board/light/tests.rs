@@ -1,17 +1,17 @@
 //! The light board against the exact board, move by move.
 
 use super::*;
-use crate::board::shared::side;
-use crate::board::Board;
+use crate::board::{Board, BoardSize};
 use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg32;
 
 /// Both boards agree on everything they both show.
 fn same<const N: usize, const W: usize>(light: &LightBoard<N, W>, exact: &Board<N, W>) {
+    assert_eq!(light.geometry(), exact.geometry());
     for c in [Color::Black, Color::White] {
         assert_eq!(light.stones(c), exact.stones(c), "{c} stones\n{exact}");
         assert_eq!(light.stone_count(c), exact.stones(c).count());
-        for p in Board::<N, W>::points() {
+        for p in exact.points() {
             if exact.color_at(p).is_none() {
                 assert_eq!(
                     light.is_candidate(c, p),
@@ -23,9 +23,9 @@ fn same<const N: usize, const W: usize>(light: &LightBoard<N, W>, exact: &Board<
                     exact.check(c, Move::Play(p)),
                     "legality {c} {p:?}\n{exact}"
                 );
-                let m = LightBoard::<N, W>::cell_of(p).unwrap();
+                let m = light.cell_of(p).unwrap();
                 if light.word[m] & (0xff << layout::EMPTY_SHIFT) == 0 {
-                    let m = layout::Cell::<N, W>::new(m).unwrap();
+                    let m = layout::Cell::<N, W>::new(light.layout(), m).unwrap();
                     assert_eq!(
                         light.captures_or_keeps_liberty(c, m),
                         light.captures_or_keeps_liberty_portable(c, m),
@@ -42,12 +42,12 @@ fn same<const N: usize, const W: usize>(light: &LightBoard<N, W>, exact: &Board<
     for k in 0..exact.empty_count() {
         // SAFETY: `k < empty_count`, equal on both boards.
         let m = unsafe { light.empty_cell_unchecked(k) };
-        assert_eq!(LightBoard::<N, W>::point_of(m), exact.empty_at(k));
+        assert_eq!(light.point_of(m), exact.empty_at(k));
         assert_eq!(light.listed_at(m), Some(k));
     }
-    for p in Board::<N, W>::points() {
+    for p in exact.points() {
         if exact.color_at(p).is_some() {
-            let m = LightBoard::<N, W>::cell_of(p).unwrap();
+            let m = light.cell_of(p).unwrap();
             assert_eq!(light.listed_at(m), None, "{p:?} is not empty");
         }
     }
@@ -56,17 +56,17 @@ fn same<const N: usize, const W: usize>(light: &LightBoard<N, W>, exact: &Board<
 
 /// Random games of uniformly drawn legal moves (eye shapes included, so that suicide, ko and
 /// big captures all happen), played on both boards through the checked API.
-fn random_games<const N: usize, const W: usize>(games: u32, seed: u64) {
+fn random_games<const N: usize, const W: usize>(geo: Geometry<N, W>, games: u32, seed: u64) {
     let mut rng = Pcg32::seed_from_u64(seed);
+    let n = geo.n();
     for _ in 0..games {
-        let mut exact = Board::<N, W>::new();
-        let mut light = LightBoard::<N, W>::new();
+        let mut exact = Board::with_geometry(geo);
+        let mut light = LightBoard::with_geometry(geo);
         let mut c = Color::Black;
-        for _ in 0..3 * side::<N, W>() * side::<N, W>() {
-            let p = Point::from_index(Geometry::<N, W>::index(
-                rng.next_u32() as usize % side::<N, W>(),
-                rng.next_u32() as usize % side::<N, W>(),
-            ));
+        for _ in 0..3 * n * n {
+            let p = Point::from_index(
+                geo.index(rng.next_u32() as usize % n, rng.next_u32() as usize % n),
+            );
             let mv = if rng.next_u32() % 64 == 0 {
                 Move::Pass
             } else {
@@ -83,21 +83,29 @@ fn random_games<const N: usize, const W: usize>(games: u32, seed: u64) {
 
 /// A board made a copy of another mid-game (after games of its own) plays on exactly as the
 /// exact board does, empty-point list included.
-fn copies_play_on<const N: usize, const W: usize>(games: u32, seed: u64) {
+///
+/// `copy` starts as a board of geometry `other` (the same shape, another side on the shared
+/// path): a copy takes the side of the board it copies.
+fn copies_play_on<const N: usize, const W: usize>(
+    geo: Geometry<N, W>,
+    other: Geometry<N, W>,
+    games: u32,
+    seed: u64,
+) {
     let mut rng = Pcg32::seed_from_u64(seed);
-    let mut copy = LightBoard::<N, W>::new();
+    let n = geo.n();
+    let mut copy = LightBoard::with_geometry(other);
     for _ in 0..games {
-        let mut exact = Board::<N, W>::new();
-        let mut light = LightBoard::<N, W>::new();
+        let mut exact = Board::with_geometry(geo);
+        let mut light = LightBoard::with_geometry(geo);
         // Whether `copy` holds `light`'s position (it drifts away by moves of its own).
         let mut synced = false;
         let mut c = Color::Black;
-        for _ in 0..3 * side::<N, W>() * side::<N, W>() {
+        for _ in 0..3 * n * n {
             let mut point = || {
-                Point::from_index(Geometry::<N, W>::index(
-                    rng.next_u32() as usize % side::<N, W>(),
-                    rng.next_u32() as usize % side::<N, W>(),
-                ))
+                Point::from_index(
+                    geo.index(rng.next_u32() as usize % n, rng.next_u32() as usize % n),
+                )
             };
             let (p, junk) = (point(), point());
             match rng.next_u32() % 16 {
@@ -129,17 +137,53 @@ fn copies_play_on<const N: usize, const W: usize>(games: u32, seed: u64) {
 
 #[test]
 fn copies_play_on_as_the_exact_board() {
-    copies_play_on::<9, 2>(20, 5);
-    copies_play_on::<19, 6>(2, 6);
-    copies_play_on::<2, 1>(50, 7);
+    copies_play_on(Geometry::<9, 2>::new(), Geometry::new(), 20, 5);
+    copies_play_on(Geometry::<19, 6>::new(), Geometry::new(), 2, 6);
+    copies_play_on(Geometry::<2, 1>::new(), Geometry::new(), 50, 7);
+    // The shared path: the copy starts on a larger and on a smaller side.
+    copies_play_on(shared::<2>(5), shared(10), 30, 8);
+    copies_play_on(shared::<2>(8), shared(3), 30, 9);
+    copies_play_on(shared::<6>(17), shared(11), 2, 10);
 }
 
 #[test]
 fn random_games_agree_with_the_exact_board() {
-    random_games::<9, 2>(30, 1);
-    random_games::<5, 1>(60, 2);
-    random_games::<19, 6>(3, 3);
-    random_games::<2, 1>(100, 4);
+    random_games(Geometry::<9, 2>::new(), 30, 1);
+    random_games(Geometry::<5, 1>::new(), 60, 2);
+    random_games(Geometry::<19, 6>::new(), 3, 3);
+    random_games(Geometry::<2, 1>::new(), 100, 4);
+    random_games(shared::<2>(5), 60, 2);
+    random_games(shared::<4>(14), 5, 11);
+}
+
+/// The shared path's geometry of side `n` in `W` words.
+fn shared<const W: usize>(n: usize) -> Geometry<0, W> {
+    Geometry::of(BoardSize::new(n).unwrap()).unwrap()
+}
+
+/// A board set from an exact board of another side (same shape) takes that side: every
+/// cell past the new side's layout is as an empty board of that side has it.
+#[test]
+fn set_from_another_side_takes_its_side() {
+    let mut rng = Pcg32::seed_from_u64(12);
+    for (from, to) in [(5, 10), (10, 5), (2, 7)] {
+        let mut light = LightBoard::with_geometry(shared::<2>(from));
+        for _ in 0..3 {
+            let mut exact = Board::with_geometry(shared::<2>(to));
+            let mut c = Color::Black;
+            for _ in 0..2 * to * to {
+                let (x, y) = (rng.next_u32() as usize % to, rng.next_u32() as usize % to);
+                let _ = exact.play(
+                    c,
+                    Move::Play(Point::from_index(exact.geometry().index(x, y))),
+                );
+                c = !c;
+            }
+            light.set_from(&exact);
+            same(&light, &exact);
+            light = LightBoard::with_geometry(shared::<2>(from));
+        }
+    }
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Recomputes everything the light board keeps incrementally (debug builds and the `verify`
 //! feature check it after every move).
 
-use super::layout::{Layout, Word, BLACK, CONTENT_SHIFT, EMPTY, EMPTY_SHIFT, OFF, WHITE};
+use super::layout::{Word, BLACK, CONTENT_SHIFT, EMPTY, EMPTY_SHIFT, OFF, WHITE};
 use super::layout::{DIAGONAL_SHIFT, OFF_DIAGONAL_SHIFT, SCRATCH_LIBS};
 use super::{LightBoard, NO_KO};
 
@@ -9,13 +9,13 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
     /// Recomputes neighbour counts, chains, pseudo-liberties, the empty list and the
     /// stone counts from the cells' contents, and returns the first disagreement.
     pub fn verify(&self) -> Result<(), String> {
-        let len = Layout::<N, W>::len();
+        let len = self.layout().len();
         let content = |m: usize| (self.word[m] >> CONTENT_SHIFT) as u32;
         let mut stones = [0u32; 2];
         let mut empties = 0u32;
         for m in 0..len {
             let v = content(m);
-            if Layout::<N, W>::on_board(m) != (v != OFF) {
+            if self.layout().on_board(m) != (v != OFF) {
                 return Err(format!("cell {m}: content {v} on/off the board"));
             }
             if v != BLACK && v != WHITE && self.libs[m] < SCRATCH_LIBS - 4 {
@@ -28,7 +28,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
                 continue;
             }
             let mut counts = [0u32; 3];
-            for n in Layout::<N, W>::around(m) {
+            for n in self.layout().around(m) {
                 match content(n) {
                     BLACK => counts[0] += 1,
                     WHITE => counts[1] += 1,
@@ -40,7 +40,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
                 }
             }
             let mut diagonals = [0 as Word; 3];
-            for d in Layout::<N, W>::diagonals(m) {
+            for d in self.layout().diagonals(m) {
                 match content(d) {
                     BLACK => diagonals[0] += 1,
                     WHITE => diagonals[1] += 1,
@@ -96,7 +96,7 @@ impl<const N: usize, const W: usize> LightBoard<N, W> {
             seen[start] = true;
             let mut k = 0;
             while k < group.len() {
-                for n in Layout::<N, W>::around(group[k]) {
+                for n in self.layout().around(group[k]) {
                     if !seen[n] && content(n) == v {
                         seen[n] = true;
                         group.push(n);

@@ -11,7 +11,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
     pub(super) fn has_liberty_after(&self, c: Color, i: usize) -> bool {
         let own = cell_of(c.index());
         let opp = cell_of((!c).index());
-        for q in Geometry::<N, W>::around(i) {
+        for q in self.geo.around(i) {
             let v = self.cell(q);
             if v == CELL_EMPTY
                 || (v == own && self.chain(self.root_of(q)).lib_count >= 2)
@@ -27,7 +27,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
     pub fn check(&self, c: Color, mv: Move) -> Result<(), IllegalMove> {
         let Move::Play(p) = mv else { return Ok(()) };
         let i = p.index();
-        if !Geometry::<N, W>::onboard().contains(i) {
+        if !self.geo.onboard().contains(i) {
             return Err(IllegalMove::OffBoard);
         }
         if !self.empty.contains(i) {
@@ -95,19 +95,18 @@ impl<const N: usize, const W: usize> Board<N, W> {
     /// Bit-parallel: the empty points that are eyelike for `c`.
     #[must_use]
     pub fn eyelike_mask(&self, c: Color) -> Bitboard<W> {
-        type G<const N: usize, const W: usize> = Geometry<N, W>;
-        let s = G::<N, W>::s();
+        let s = self.geo.s();
         let own = self.stones[c];
         let opp = self.stones[!c];
-        let orth = (own.shr(s) | G::<N, W>::north_edge())
-            & (own.shl(s) | G::<N, W>::south_edge())
-            & (own.shr(1) | G::<N, W>::east_edge())
-            & (own.shl(1) | G::<N, W>::west_edge());
+        let orth = (own.shr(s) | self.geo.north_edge())
+            & (own.shl(s) | self.geo.south_edge())
+            & (own.shr(1) | self.geo.east_edge())
+            & (own.shl(1) | self.geo.west_edge());
         let (a, b) = (opp.shr(s + 1), opp.shr(s - 1));
         let (d, e) = (opp.shl(s - 1), opp.shl(s + 1));
         let two = (a & b) | (d & e) | ((a | b) & (d | e));
         let any = a | b | d | e;
-        self.empty & (orth - (two | (G::<N, W>::edge() & any)))
+        self.empty & (orth - (two | (self.geo.edge() & any)))
     }
 
     /// Bit-parallel: the empty points where `c` may play without suicide (ko not considered).
@@ -125,7 +124,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
                 atari_opp |= ch.stones;
             }
         }
-        self.empty & Geometry::<N, W>::neighbours(self.empty | safe_own | atari_opp)
+        self.empty & self.geo.neighbours(self.empty | safe_own | atari_opp)
     }
 
     /// Bit-parallel: the points the light playout may choose for `c` now (legal, not the ko

@@ -19,7 +19,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
     #[inline(always)]
     pub fn ring_code(&self, i: usize) -> u16 {
         let mut code = 0u16;
-        for (k, q) in Geometry::<N, W>::ring(i).into_iter().enumerate() {
+        for (k, q) in self.geo.ring(i).into_iter().enumerate() {
             code |= u16::from(self.cell(q)) << (2 * k);
         }
         code
@@ -33,7 +33,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
     pub fn raster_code(&self, i: usize) -> u16 {
         // The rows start at the cells of `i - S - 1`, `i - 1` and `i + S - 1`: cell indices `i`,
         // `i + S` and `i + 2 S` (see `Geometry::cell_offset()`).
-        let s = Geometry::<N, W>::s();
+        let s = self.geo.s();
         let south = self.row4(i);
         let middle = self.row4(i + s);
         let north = self.row4(i + 2 * s);
@@ -142,9 +142,9 @@ impl<const N: usize, const W: usize> Board<N, W> {
     /// the stones among them are visited, from bit masks, without a branch on each cell.
     #[inline(always)]
     pub(super) fn libs_after_cells(&self, c: Color, i: usize, cells: Packed) -> u32 {
-        let around = Geometry::<N, W>::around(i);
+        let around = self.geo.around(i);
         let at = |bits: u32| around[(bits.trailing_zeros() / 8) as usize & 3];
-        let mut libs = Geometry::<N, W>::neighbours_of(i) & self.empty;
+        let mut libs = self.geo.neighbours_of(i) & self.empty;
         let mut own = bytes_eq(cells, cell_of(c.index()));
         while own != 0 {
             libs |= self.chain(self.root_of(at(own))).libs;
@@ -169,9 +169,9 @@ impl<const N: usize, const W: usize> Board<N, W> {
     #[must_use]
     pub(crate) fn self_atari_liberty(&self, c: Color, i: usize) -> Option<usize> {
         let (own, opp) = (cell_of(c.index()), cell_of((!c).index()));
-        let mut libs = Geometry::<N, W>::neighbours_of(i) & self.empty;
+        let mut libs = self.geo.neighbours_of(i) & self.empty;
         let mut joins = false;
-        for q in Geometry::<N, W>::around(i) {
+        for q in self.geo.around(i) {
             let v = self.cell_at(q);
             if v == own {
                 joins = true;
@@ -235,7 +235,7 @@ mod tests {
     fn at(v: &str) -> usize {
         let x = usize::from(v.as_bytes()[0] - b'a');
         let y = usize::from(v.as_bytes()[1] - b'1');
-        Board9::point(x, y).unwrap().index()
+        Board9::new().point(x, y).unwrap().index()
     }
 
     /// Black's e5-f5 has the liberties e6 and f6; e6 gains none (White d6 and e7), f6 gains f7

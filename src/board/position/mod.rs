@@ -48,7 +48,6 @@ use super::bitboard::Bitboard;
 use super::geometry::{
     bytes_eq, cell_of, zero_bytes, Geometry, Packed, CELL_EMPTY, CELL_OFF, MAILBOX,
 };
-use super::shared::side;
 use super::tables::{slot, EXACT};
 use super::types::{ByColor, Color, Move, Point};
 use std::fmt;
@@ -95,6 +94,8 @@ const NO_KO: u16 = u16::MAX;
 /// [`Board9`], [`Board13`], [`Board19`], or any `Board<N, { words_for(N) }>` up to 19.
 #[derive(Clone)]
 pub struct Board<const N: usize, const W: usize> {
+    /// The board's side, fixed when it is made (see [`Geometry`]).
+    geo: Geometry<N, W>,
     stones: ByColor<Bitboard<W>>,
     empty: Bitboard<W>,
     /// XOR of the Zobrist keys of every stone on the board.
@@ -125,28 +126,35 @@ pub type Board13 = Board<13, 3>;
 pub type Board19 = Board<19, 6>;
 
 impl<const N: usize, const W: usize> Default for Board<N, W> {
+    /// The empty board of the constant side `N` (see [`Board::new`]).
     fn default() -> Self {
         Self::new()
     }
 }
 
 impl<const N: usize, const W: usize> Board<N, W> {
-    /// The empty board.
+    /// The empty board of the constant side `N`. Code that may run on the shared path
+    /// (`N = 0`) makes its boards with [`Self::with_geometry`]: this does not compile there.
     #[must_use]
     pub fn new() -> Self {
-        #[allow(clippy::let_unit_value)]
-        let () = Geometry::<N, W>::VALID;
+        Self::with_geometry(Geometry::new())
+    }
+
+    /// The empty board of geometry `geo`.
+    #[must_use]
+    pub fn with_geometry(geo: Geometry<N, W>) -> Self {
         Self {
+            geo,
             stones: ByColor([Bitboard::EMPTY; 2]),
-            empty: Geometry::<N, W>::onboard(),
+            empty: geo.onboard(),
             hash: 0,
             ko: NO_KO,
             ko_color: Color::Black,
             captured: ByColor([0; 2]),
-            empty_count: (side::<N, W>() * side::<N, W>()) as u32,
-            empty_list: EXACT.empty_list[slot(side::<N, W>())],
-            empty_pos: EXACT.empty_pos[slot(side::<N, W>())],
-            cell: EXACT.empty_cells[slot(side::<N, W>())],
+            empty_count: (geo.n() * geo.n()) as u32,
+            empty_list: EXACT.empty_list[slot(geo.n())],
+            empty_pos: EXACT.empty_pos[slot(geo.n())],
+            cell: EXACT.empty_cells[slot(geo.n())],
             root: [[0; 64]; W],
             chains: [[Chain::EMPTY; 64]; W],
         }
@@ -156,19 +164,20 @@ impl<const N: usize, const W: usize> Board<N, W> {
     #[inline]
     pub fn clear(&mut self) {
         self.stones = ByColor([Bitboard::EMPTY; 2]);
-        self.empty = Geometry::<N, W>::onboard();
+        self.empty = self.geo.onboard();
         self.hash = 0;
         self.ko = NO_KO;
         self.captured = ByColor([0; 2]);
-        self.empty_count = (side::<N, W>() * side::<N, W>()) as u32;
-        self.empty_list = EXACT.empty_list[slot(side::<N, W>())];
-        self.empty_pos = EXACT.empty_pos[slot(side::<N, W>())];
-        self.cell = EXACT.empty_cells[slot(side::<N, W>())];
+        self.empty_count = (self.geo.n() * self.geo.n()) as u32;
+        self.empty_list = EXACT.empty_list[slot(self.geo.n())];
+        self.empty_pos = EXACT.empty_pos[slot(self.geo.n())];
+        self.cell = EXACT.empty_cells[slot(self.geo.n())];
     }
 
     /// Makes `self` equal to `src`, copying only live chain data (cheap for sparse boards).
     #[inline]
     pub fn copy_from(&mut self, src: &Self) {
+        self.geo = src.geo;
         self.stones = src.stones;
         self.empty = src.empty;
         self.hash = src.hash;
@@ -190,9 +199,12 @@ impl<const N: usize, const W: usize> Board<N, W> {
 }
 
 impl<const N: usize, const W: usize> PartialEq for Board<N, W> {
-    /// Same stones, same ko ban, same capture counts.
+    /// Same side, same stones, same ko ban, same capture counts.
     fn eq(&self, other: &Self) -> bool {
-        self.stones == other.stones && self.ko() == other.ko() && self.captured == other.captured
+        self.geo == other.geo
+            && self.stones == other.stones
+            && self.ko() == other.ko()
+            && self.captured == other.captured
     }
 }
 

@@ -30,17 +30,18 @@ impl<const N: usize, const W: usize> Board<N, W> {
             self.check(c, Move::Play(p)).is_ok(),
             "illegal {c} {p:?}\n{self}"
         );
+        let geo = self.geo;
         let own = cell_of(c.index());
-        let around = Geometry::<N, W>::around(i);
+        let around = geo.around(i);
         let cells = self.around_cells(i);
 
         self.stones[c].insert(i);
         self.empty.remove(i);
         self.empty_count -= 1;
         self.unlist_empty(i);
-        self.set_cell(i, own);
-        self.hash ^= Geometry::<N, W>::key(c.index(), i);
-        let mut libs = Geometry::<N, W>::neighbours_of(i) & self.empty;
+        self.set_cell_in(geo, i, own);
+        self.hash ^= geo.key(c.index(), i);
+        let mut libs = geo.neighbours_of(i) & self.empty;
         let mut lib_count = zero_bytes(cells).count_ones();
 
         // Opponent chains next to us lose the liberty; those left without any are captured
@@ -51,7 +52,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
         while opp_bits != 0 {
             let q = around[(opp_bits.trailing_zeros() / 8) as usize];
             opp_bits &= opp_bits - 1;
-            if self.cell(q) != opp {
+            if self.cell_in(geo, q) != opp {
                 // Captured a moment ago through another neighbour.
                 libs.insert(q);
                 lib_count += 1;
@@ -61,7 +62,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
             let ch = self.chain_mut(r);
             ch.lib_count -= ch.libs.take(i);
             if ch.lib_count == 0 {
-                captured += self.remove_chain(r, !c, i);
+                captured += self.remove_chain(geo, r, !c, i);
                 libs.insert(q);
                 lib_count += 1;
             }
@@ -131,7 +132,13 @@ impl<const N: usize, const W: usize> Board<N, W> {
     /// other colour's chains next to them, except to a stone on `placed` (whose chain the caller
     /// is still building). Returns the number of stones removed.
     #[inline(always)]
-    pub(super) fn remove_chain(&mut self, r: usize, col: Color, placed: usize) -> u32 {
+    pub(super) fn remove_chain(
+        &mut self,
+        geo: Geometry<N, W>,
+        r: usize,
+        col: Color,
+        placed: usize,
+    ) -> u32 {
         let stones = self.chain(r).stones;
         self.stones[col] ^= stones;
         self.empty |= stones;
@@ -140,17 +147,17 @@ impl<const N: usize, const W: usize> Board<N, W> {
         for s in stones {
             self.empty_count += 1;
             self.list_empty(s);
-            self.set_cell(s, CELL_EMPTY);
-            self.hash ^= Geometry::<N, W>::key(col.index(), s);
+            self.set_cell_in(geo, s, CELL_EMPTY);
+            self.hash ^= geo.key(col.index(), s);
         }
         // One visit per string next to the captured ones (not one per stone and neighbour):
         // it gains the captured points next to it.
-        let mut next = Geometry::<N, W>::neighbours(stones) & self.stones[!col];
+        let mut next = geo.neighbours(stones) & self.stones[!col];
         next.remove(placed);
         while let Some(t) = next.first() {
             let rt = self.root_of(t);
             let ch = self.chain_mut(rt);
-            ch.libs |= Geometry::<N, W>::neighbours(ch.stones) & stones;
+            ch.libs |= geo.neighbours(ch.stones) & stones;
             ch.lib_count = ch.libs.count();
             next -= ch.stones;
         }

@@ -1,39 +1,44 @@
 //! The board's read-only views, and the private accessors of its tables.
 
 use super::*;
-use crate::board::shared::side;
 
 impl<const N: usize, const W: usize> Board<N, W> {
     // ----- queries -----
 
+    /// The board's geometry: its side, and the layout of its bitboards.
+    #[must_use]
+    #[inline(always)]
+    pub fn geometry(&self) -> Geometry<N, W> {
+        self.geo
+    }
+
     /// The point at column `x`, row `y` from the bottom, if on the board.
     #[must_use]
-    pub fn point(x: usize, y: usize) -> Option<Point> {
-        (x < side::<N, W>() && y < side::<N, W>())
-            .then(|| Point::from_index(Geometry::<N, W>::index(x, y)))
+    pub fn point(&self, x: usize, y: usize) -> Option<Point> {
+        (x < self.geo.n() && y < self.geo.n()).then(|| Point::from_index(self.geo.index(x, y)))
     }
 
     /// `(x, y)` of a point (column from the left, row from the bottom).
     #[must_use]
-    pub fn coords(p: Point) -> (usize, usize) {
-        Geometry::<N, W>::coords(p.index())
+    pub fn coords(&self, p: Point) -> (usize, usize) {
+        self.geo.coords(p.index())
     }
 
     /// Whether `p` is a point of this board.
     #[must_use]
-    pub fn is_on_board(p: Point) -> bool {
-        Geometry::<N, W>::onboard().contains(p.index())
+    pub fn is_on_board(&self, p: Point) -> bool {
+        self.geo.onboard().contains(p.index())
     }
 
     /// Every point of the board, as a mask.
     #[must_use]
-    pub fn on_board() -> Bitboard<W> {
-        Geometry::<N, W>::onboard()
+    pub fn on_board(&self) -> Bitboard<W> {
+        self.geo.onboard()
     }
 
     /// Every point of the board, in index order.
-    pub fn points() -> impl Iterator<Item = Point> {
-        Geometry::<N, W>::onboard().iter().map(Point::from_index)
+    pub fn points(&self) -> impl Iterator<Item = Point> {
+        self.geo.onboard().iter().map(Point::from_index)
     }
 
     /// Stones of colour `c`.
@@ -98,24 +103,41 @@ impl<const N: usize, const W: usize> Board<N, W> {
     /// Mailbox value at bit index `i` (any neighbour or diagonal of an on-board point).
     #[inline(always)]
     pub(super) fn cell(&self, i: usize) -> u8 {
-        self.cell[i.wrapping_add(Geometry::<N, W>::cell_offset()) & (MAILBOX - 1)]
+        self.cell_in(self.geo, i)
+    }
+
+    /// [`Self::cell`], given the board's geometry. A move holds its geometry in a local and
+    /// passes it here: the compiler cannot see that the move's own stores leave `self.geo`
+    /// as it was, and would load it again after each (2-3 % of a shared-path heavy playout's
+    /// instructions, `perf/build.md`).
+    #[inline(always)]
+    pub(super) fn cell_in(&self, geo: Geometry<N, W>, i: usize) -> u8 {
+        debug_assert!(geo == self.geo);
+        self.cell[i.wrapping_add(geo.cell_offset()) & (MAILBOX - 1)]
     }
 
     /// The cells of the four orthogonal neighbours of `i`, in `Geometry::around` order.
     #[inline(always)]
     pub(super) fn around_cells(&self, i: usize) -> Packed {
-        Packed::from_le_bytes(Geometry::<N, W>::around(i).map(|q| self.cell(q)))
+        Packed::from_le_bytes(self.geo.around(i).map(|q| self.cell(q)))
     }
 
     /// The cells of the four diagonal neighbours of `i`, in `Geometry::diagonals` order.
     #[inline(always)]
     pub(super) fn diagonal_cells(&self, i: usize) -> Packed {
-        Packed::from_le_bytes(Geometry::<N, W>::diagonals(i).map(|q| self.cell(q)))
+        Packed::from_le_bytes(self.geo.diagonals(i).map(|q| self.cell(q)))
     }
 
     #[inline(always)]
     pub(super) fn set_cell(&mut self, i: usize, v: u8) {
-        self.cell[i.wrapping_add(Geometry::<N, W>::cell_offset()) & (MAILBOX - 1)] = v;
+        self.set_cell_in(self.geo, i, v);
+    }
+
+    /// [`Self::set_cell`], given the board's geometry (see [`Self::cell_in`]).
+    #[inline(always)]
+    pub(super) fn set_cell_in(&mut self, geo: Geometry<N, W>, i: usize, v: u8) {
+        debug_assert!(geo == self.geo);
+        self.cell[i.wrapping_add(geo.cell_offset()) & (MAILBOX - 1)] = v;
     }
 
     /// The colour of the stone on `p`, if any.
@@ -176,27 +198,25 @@ impl<const N: usize, const W: usize> Board<N, W> {
 
     #[inline(always)]
     pub(super) fn root_of(&self, i: usize) -> usize {
-        debug_assert!(Geometry::<N, W>::onboard().contains(i));
+        debug_assert!(self.geo.onboard().contains(i));
         usize::from(self.root.as_flattened()[i.min(Self::LAST)])
     }
 
     #[inline(always)]
     pub(super) fn set_root(&mut self, i: usize, r: usize) {
-        debug_assert!(
-            Geometry::<N, W>::onboard().contains(i) && Geometry::<N, W>::onboard().contains(r)
-        );
+        debug_assert!(self.geo.onboard().contains(i) && self.geo.onboard().contains(r));
         self.root.as_flattened_mut()[i.min(Self::LAST)] = r as u16;
     }
 
     #[inline(always)]
     pub(super) fn chain(&self, r: usize) -> &Chain<W> {
-        debug_assert!(Geometry::<N, W>::onboard().contains(r));
+        debug_assert!(self.geo.onboard().contains(r));
         &self.chains.as_flattened()[r.min(Self::LAST)]
     }
 
     #[inline(always)]
     pub(super) fn chain_mut(&mut self, r: usize) -> &mut Chain<W> {
-        debug_assert!(Geometry::<N, W>::onboard().contains(r));
+        debug_assert!(self.geo.onboard().contains(r));
         &mut self.chains.as_flattened_mut()[r.min(Self::LAST)]
     }
 }

@@ -2,22 +2,25 @@
 //! from scratch.
 
 use super::*;
-use crate::board::shared::side;
 
 impl<const N: usize, const W: usize> Board<N, W> {
     // ----- setup, scoring, checking -----
 
     /// Builds a position from stone masks (for diagrams, SGF setup, handicap). Rejects overlaps,
     /// off-board stones and chains without liberties. No ko; no captures counted.
-    pub fn from_stones(black: Bitboard<W>, white: Bitboard<W>) -> Result<Self, SetupError> {
-        let on = Geometry::<N, W>::onboard();
+    pub fn from_stones(
+        geo: Geometry<N, W>,
+        black: Bitboard<W>,
+        white: Bitboard<W>,
+    ) -> Result<Self, SetupError> {
+        let on = geo.onboard();
         if (black | white) - on != Bitboard::EMPTY {
             return Err(SetupError::OffBoard);
         }
         if black.intersects(white) {
             return Err(SetupError::Overlap);
         }
-        let mut b = Self::new();
+        let mut b = Self::with_geometry(geo);
         b.stones = ByColor([black, white]);
         b.empty = on - black - white;
         b.empty_count = 0;
@@ -36,7 +39,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
                 for t in ch.stones {
                     b.set_root(t, s);
                     b.set_cell(t, cell_of(c.index()));
-                    b.hash ^= Geometry::<N, W>::key(c.index(), t);
+                    b.hash ^= geo.key(c.index(), t);
                 }
                 *b.chain_mut(s) = ch;
             }
@@ -49,13 +52,13 @@ impl<const N: usize, const W: usize> Board<N, W> {
         let mine = self.stones[c];
         let mut stones = Bitboard::single(s);
         loop {
-            let grown = (stones | Geometry::<N, W>::neighbours(stones)) & mine;
+            let grown = (stones | self.geo.neighbours(stones)) & mine;
             if grown == stones {
                 break;
             }
             stones = grown;
         }
-        let libs = Geometry::<N, W>::neighbours(stones) & self.empty;
+        let libs = self.geo.neighbours(stones) & self.empty;
         Chain {
             stones,
             libs,
@@ -71,7 +74,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
     #[must_use]
     pub fn area(&self, c: Color) -> Bitboard<W> {
         let others = self.stones[!c] | self.empty;
-        self.stones[c] | (self.empty - Geometry::<N, W>::neighbours(others))
+        self.stones[c] | (self.empty - self.geo.neighbours(others))
     }
 
     /// The playout's area score from Black's side, before komi: Black's [`Self::area`] minus
@@ -84,7 +87,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
     /// Recomputes stones, chains, liberties and hash from scratch and compares with the
     /// incremental state. Returns the first disagreement found.
     pub fn verify(&self) -> Result<(), String> {
-        let on = Geometry::<N, W>::onboard();
+        let on = self.geo.onboard();
         let (b, w) = (self.stones[Color::Black], self.stones[Color::White]);
         if (b | w | self.empty) - on != Bitboard::EMPTY {
             return Err("bits set off the board".into());
@@ -115,7 +118,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
             }
             listed.insert(i);
         }
-        for i in 0..MAILBOX - Geometry::<N, W>::cell_offset() {
+        for i in 0..MAILBOX - self.geo.cell_offset() {
             let want = if b.contains(i) {
                 cell_of(0)
             } else if w.contains(i) {
@@ -148,7 +151,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
                             self.root_of(t)
                         ));
                     }
-                    hash ^= Geometry::<N, W>::key(c.index(), t);
+                    hash ^= self.geo.key(c.index(), t);
                 }
                 if *self.chain(r) != fresh {
                     return Err(format!(
@@ -176,16 +179,16 @@ impl<const N: usize, const W: usize> Board<N, W> {
 
     /// Draws a mask as a grid (`#` in the set, `.` outside), top row first.
     #[must_use]
-    pub fn mask_diagram(mask: Bitboard<W>) -> String {
+    pub fn mask_diagram(&self, mask: Bitboard<W>) -> String {
         let mut s = String::new();
-        for y in (0..side::<N, W>()).rev() {
-            for x in 0..side::<N, W>() {
-                s.push(if mask.contains(Geometry::<N, W>::index(x, y)) {
+        for y in (0..self.geo.n()).rev() {
+            for x in 0..self.geo.n() {
+                s.push(if mask.contains(self.geo.index(x, y)) {
                     '#'
                 } else {
                     '.'
                 });
-                s.push(if x + 1 < side::<N, W>() { ' ' } else { '\n' });
+                s.push(if x + 1 < self.geo.n() { ' ' } else { '\n' });
             }
         }
         s

@@ -6,8 +6,7 @@
 //! neighbourhood ([`PATTERN`]) and the twelve points within two steps ([`DIAMOND`]); a table
 //! gives a gamma to the shapes its records played often enough, and one to all the others.
 
-use crate::board::geometry::{ring_image, Geometry};
-use crate::board::shared::side;
+use crate::board::geometry::ring_image;
 use crate::board::{Board, Color, Point};
 
 /// Feature groups, in the order of [`Features::values`].
@@ -54,13 +53,13 @@ pub fn diamond_code<const N: usize, const W: usize>(
     i: usize,
 ) -> u32 {
     let mut code = u32::from(board.ring_code(i));
-    let (x, y) = Geometry::<N, W>::coords(i);
-    let n = side::<N, W>();
+    let (x, y) = board.geometry().coords(i);
+    let n = board.geometry().n();
     let far = [
-        (y >= 2).then(|| Geometry::<N, W>::index(x, y - 2)),
-        (x + 2 < n).then(|| Geometry::<N, W>::index(x + 2, y)),
-        (y + 2 < n).then(|| Geometry::<N, W>::index(x, y + 2)),
-        (x >= 2).then(|| Geometry::<N, W>::index(x - 2, y)),
+        (y >= 2).then(|| board.geometry().index(x, y - 2)),
+        (x + 2 < n).then(|| board.geometry().index(x + 2, y)),
+        (y + 2 < n).then(|| board.geometry().index(x, y + 2)),
+        (x >= 2).then(|| board.geometry().index(x - 2, y)),
     ];
     for (j, q) in far.into_iter().enumerate() {
         let cell = q.map_or(3, |q| u32::from(board.cell_at(q)));
@@ -160,7 +159,7 @@ pub fn features_and_libs<const N: usize, const W: usize>(
     let mut own_in_atari = false;
     let mut joins_own = false;
     let mut ataris = false;
-    for q in Geometry::<N, W>::around(i) {
+    for q in board.geometry().around(i) {
         let v = board.cell_at(q);
         if v == opp {
             match board.liberties(Point::from_index(q)) {
@@ -189,17 +188,17 @@ pub fn features_and_libs<const N: usize, const W: usize>(
     } else {
         1
     };
-    let (x, y) = Geometry::<N, W>::coords(i);
+    let (x, y) = board.geometry().coords(i);
     let near = |m: Option<usize>| {
         m.map_or(0, |m| {
-            let (mx, my) = Geometry::<N, W>::coords(m);
+            let (mx, my) = board.geometry().coords(m);
             distance_bucket(x.abs_diff(mx), y.abs_diff(my))
         })
     };
     let line = x
         .min(y)
-        .min(side::<N, W>() - 1 - x)
-        .min(side::<N, W>() - 1 - y)
+        .min(board.geometry().n() - 1 - x)
+        .min(board.geometry().n() - 1 - y)
         .min(4) as u32;
     // The diamond's low 16 bits are the 3x3 ring with the same colours: read the board once.
     let diamond = diamond_code(board, c, i);
@@ -226,7 +225,7 @@ mod tests {
         let x = usize::from(s.as_bytes()[0] - b'a');
         let y = usize::from(s.as_bytes()[1] - b'1');
         let _ = b;
-        Board9::point(x, y).unwrap().index()
+        Board9::new().point(x, y).unwrap().index()
     }
 
     #[test]
@@ -288,7 +287,7 @@ mod tests {
             seed ^= seed >> 7;
             seed ^= seed << 17;
             let (x, y) = ((seed % 9) as usize, ((seed >> 8) % 9) as usize);
-            let p = Board9::point(x, y).unwrap();
+            let p = Board9::new().point(x, y).unwrap();
             if b.play(c, Move::Play(p)).is_ok() {
                 moves.push((c, (x, y)));
                 c = !c;
@@ -301,18 +300,19 @@ mod tests {
                     for &(c, xy) in &moves {
                         let (x, y) = turn_xy(xy, mirror, turns);
                         let c = if swap { !c } else { c };
-                        t.play(c, Move::Play(Board9::point(x, y).unwrap())).unwrap();
+                        t.play(c, Move::Play(Board9::new().point(x, y).unwrap()))
+                            .unwrap();
                     }
                     let mut empties = 0;
                     for x in 0..9 {
                         for y in 0..9 {
-                            let i = Board9::point(x, y).unwrap().index();
+                            let i = Board9::new().point(x, y).unwrap().index();
                             if b.cell_at(i) != 0 {
                                 continue;
                             }
                             empties += 1;
                             let (tx, ty) = turn_xy((x, y), mirror, turns);
-                            let j = Board9::point(tx, ty).unwrap().index();
+                            let j = Board9::new().point(tx, ty).unwrap().index();
                             let mover = if swap { Color::White } else { Color::Black };
                             let here = diamond_code(&b, Color::Black, i);
                             let there = diamond_code(&t, mover, j);

@@ -2,7 +2,6 @@
 //! in cleanup mode, when to resign (see the module docs of [`crate::engine::player`]).
 
 use super::{Analysis, Decision, GenmoveOptions, GoEngine, Watch};
-use crate::board::shared::side;
 use crate::board::{Bitboard, Color, Move};
 use crate::engine::state::{GoState, PASS};
 use crate::game::VertexMove;
@@ -77,7 +76,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             {
                 return (
                     Decision::Play(VertexMove::Pass),
-                    Analysis::empty(side::<N, W>(), c),
+                    Analysis::empty(self.geo().n(), c),
                 );
             }
             // The tree scores two passes on the board as it stands: let it pass only where the
@@ -86,7 +85,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         }
         // After the opponent's pass the game may end with ours: search it under the game's
         // komi.
-        let dynamic = self.cfg.dynamic_komi.applies(side::<N, W>());
+        let dynamic = self.cfg.dynamic_komi.applies(self.geo().n());
         let extra = if dynamic && !opponent_passed {
             self.extra_komi[c]
         } else {
@@ -94,9 +93,9 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         };
         let report = self.search(c, &opts.limits, forbid_pass, None, watch, extra);
         if dynamic {
-            self.extra_komi[c] = next_extra_komi(extra, report.winrate(), side::<N, W>().pow(2));
+            self.extra_komi[c] = next_extra_komi(extra, report.winrate(), self.geo().n().pow(2));
         }
-        let analysis = Self::analysis(&report, c);
+        let analysis = Self::analysis(self.geo(), &report, c);
         let mut choice = report.best().map(|b| b.action);
         // Lost: every playout of this search lost (a `Decided` stop), or the best move's rate
         // is below `HOPELESS`, in its statistics or in its AMAF ones. The first alone cannot
@@ -171,7 +170,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         {
             return (Decision::Resign, analysis);
         }
-        let mv = choice.map_or(VertexMove::Pass, Self::vertex_move);
+        let mv = choice.map_or(VertexMove::Pass, |a| Self::vertex_move(self.geo(), a));
         (Decision::Play(mv), analysis)
     }
 }
@@ -179,6 +178,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Geometry;
     use crate::engine::player::{DynamicKomi, Engine, EngineConfig};
     use crate::engine::presets::Preset;
     use crate::game::Vertex;
@@ -239,8 +239,8 @@ mod tests {
         let mut cfg = EngineConfig::default();
         Preset::Tengen.apply(&mut cfg);
         cfg.dynamic_komi = dynamic;
-        let mut e = GoEngine::<N, W>::new(7.5, cfg);
-        let n = side::<N, W>() as u8;
+        let mut e = GoEngine::<N, W>::new(Geometry::new(), 7.5, cfg);
+        let n = e.geo().n() as u8;
         for y in 0..n {
             e.play(Color::Black, VertexMove::Play(Vertex { x: n - 3, y }))
                 .unwrap();

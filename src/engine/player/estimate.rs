@@ -97,7 +97,11 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
     pub(super) fn dead_enclosed(&self, dead: Bitboard<W>) -> bool {
         let b = self.game.board();
         let (black, white) = (b.stones(Color::Black), b.stones(Color::White));
-        let area = crate::game::tromp_taylor_area::<N, W>(black - dead, white - dead);
+        let area = crate::game::tromp_taylor_area(
+            self.game.board().geometry(),
+            black - dead,
+            white - dead,
+        );
         ((dead & black) - area[Color::White]).is_empty()
             && ((dead & white) - area[Color::Black]).is_empty()
     }

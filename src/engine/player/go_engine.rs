@@ -5,8 +5,7 @@ use super::{
     Analysis, AnalyzeOptions, Decision, Engine, EngineConfig, GenmoveOptions, MoveInfo,
     StoneStatus, Watch,
 };
-use crate::board::shared::side;
-use crate::board::{Bitboard, Board, ByColor, Color, Move};
+use crate::board::{Bitboard, ByColor, Color, Geometry, Move};
 use crate::engine::state::{GoState, PASS};
 use crate::engine::MoveRule;
 use crate::game::{Game, GameError, Rules, Vertex, VertexMove};
@@ -39,9 +38,9 @@ pub struct GoEngine<const N: usize, const W: usize> {
 
 impl<const N: usize, const W: usize> GoEngine<N, W> {
     #[must_use]
-    pub fn new(komi: f32, cfg: EngineConfig) -> Self {
+    pub fn new(geo: Geometry<N, W>, komi: f32, cfg: EngineConfig) -> Self {
         Self {
-            game: Game::new(komi),
+            game: Game::with_geometry(geo, komi),
             searcher: Searcher::new(cfg.params),
             cfg,
             tree_root: None,
@@ -55,9 +54,18 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         &self.game
     }
 
-    pub(super) fn vertex_move(a: Action) -> VertexMove {
+    /// The board's geometry.
+    pub(super) fn geo(&self) -> Geometry<N, W> {
+        self.game.board().geometry()
+    }
+
+    /// The coordinate form of action `a` on a board of geometry `geo`.
+    pub(super) fn vertex_move(geo: Geometry<N, W>, a: Action) -> VertexMove {
         match GoState::<N, W>::point(a) {
-            Some(p) => VertexMove::Play(Game::<N, W>::vertex(p)),
+            Some(p) => {
+                let (x, y) = geo.coords(p.index());
+                VertexMove::Play(Vertex::new(x, y))
+            }
             None => VertexMove::Pass,
         }
     }
@@ -150,7 +158,9 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             None => self.searcher.run(&root, limits, &forbidden, None),
             Some(w) => {
                 let cb = w.callback;
-                let mut f = |v: &View<'_, GoState<N, W>>| cb(&|| Self::analysis(&v.report(12), c));
+                let geo = self.geo();
+                let mut f =
+                    |v: &View<'_, GoState<N, W>>| cb(&|| Self::analysis(geo, &v.report(12), c));
                 let m = Monitor {
                     interval: w.interval,
                     callback: &mut f,
@@ -178,7 +188,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
 
     /// A report in coordinates, from `c`'s side, with the figures of [`Analysis`]: those the
     /// search tallied when it did (a tree search), else the flat search's statistics.
-    pub(super) fn analysis(r: &Report, c: Color) -> Analysis {
+    pub(super) fn analysis(geo: Geometry<N, W>, r: &Report, c: Color) -> Analysis {
         let sign = if c == Color::Black { 1.0 } else { -1.0 };
         let root = r.figures.as_ref();
         let tallied = root.is_some() || r.playouts == 0;
@@ -192,7 +202,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
                         f.winrate,
                         Some(f.score_median * sign),
                         Some(f.score_mean * sign),
-                        Self::ownership_grid(&f.ownership),
+                        Self::ownership_grid(geo, &f.ownership),
                     ),
                     // No playout of its own: the position's figures, with no visit.
                     (None, true) => (
@@ -211,7 +221,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
                     ),
                 };
                 MoveInfo {
-                    mv: Self::vertex_move(ch.action),
+                    mv: Self::vertex_move(geo, ch.action),
                     visits,
                     winrate,
                     score_lead: lead,
@@ -219,7 +229,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
                     ownership,
                     amaf_winrate: ch.amaf_winrate,
                     amaf_visits: ch.amaf_visits,
-                    pv: ch.pv.iter().map(|&a| Self::vertex_move(a)).collect(),
+                    pv: ch.pv.iter().map(|&a| Self::vertex_move(geo, a)).collect(),
                     pv_visits: ch.pv_visits.clone(),
                 }
             })
@@ -240,7 +250,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             ),
         };
         Analysis {
-            size: side::<N, W>(),
+            size: geo.n(),
             to_move: c,
             playouts: r.playouts,
             elapsed: r.elapsed,
@@ -251,7 +261,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             winrate,
             score_lead,
             score_mean,
-            ownership: Self::ownership_grid(&r.ownership),
+            ownership: Self::ownership_grid(geo, &r.ownership),
             stop: r.stop,
         }
     }
@@ -269,7 +279,8 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
             -black_score
         };
         let b = self.game.board();
-        let area = crate::game::tromp_taylor_area::<N, W>(
+        let area = crate::game::tromp_taylor_area(
+            b.geometry(),
             b.stones(Color::Black) - dead,
             b.stones(Color::White) - dead,
         );
@@ -284,7 +295,7 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
                 }
             })
             .collect();
-        let mut a = Analysis::empty(side::<N, W>(), c);
+        let mut a = Analysis::empty(self.geo().n(), c);
         a.winrate = match score.partial_cmp(&0.0) {
             Some(std::cmp::Ordering::Greater) => 1.0,
             Some(std::cmp::Ordering::Less) => 0.0,
@@ -292,43 +303,40 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
         };
         a.score_lead = Some(score);
         a.score_mean = Some(score);
-        a.ownership = Self::ownership_grid(&by_action);
+        a.ownership = Self::ownership_grid(self.geo(), &by_action);
         a.stop = Some(crate::mcts::StopReason::NoMoves);
         a
     }
 
     /// Per-action ownership to the row-major-from-top-left grid (empty stays empty).
-    pub(super) fn ownership_grid(by_action: &[f32]) -> Vec<f32> {
+    pub(super) fn ownership_grid(geo: Geometry<N, W>, by_action: &[f32]) -> Vec<f32> {
         if by_action.is_empty() {
             return Vec::new();
         }
-        (0..side::<N, W>())
+        let n = geo.n();
+        (0..n)
             .rev()
-            .flat_map(|y| (0..side::<N, W>()).map(move |x| (x, y)))
-            .map(|(x, y)| {
-                Board::<N, W>::point(x, y)
-                    .and_then(|p| by_action.get(p.index()).copied())
-                    .unwrap_or(0.0)
-            })
+            .flat_map(|y| (0..n).map(move |x| (x, y)))
+            .map(|(x, y)| by_action.get(geo.index(x, y)).copied().unwrap_or(0.0))
             .collect()
     }
 
-    fn to_points(vs: &[Vertex]) -> Result<Vec<crate::board::Point>, GameError> {
+    fn to_points(&self, vs: &[Vertex]) -> Result<Vec<crate::board::Point>, GameError> {
         vs.iter()
-            .map(|&v| Game::<N, W>::point(v).ok_or(GameError::OffBoard))
+            .map(|&v| self.game.point(v).ok_or(GameError::OffBoard))
             .collect()
     }
 
-    fn vertices(b: Bitboard<W>) -> Vec<Vertex> {
+    fn vertices(&self, b: Bitboard<W>) -> Vec<Vertex> {
         b.iter()
-            .map(|i| Game::<N, W>::vertex(crate::board::Point::from_index(i)))
+            .map(|i| self.game.vertex(crate::board::Point::from_index(i)))
             .collect()
     }
 }
 
 impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
     fn size(&self) -> usize {
-        side::<N, W>()
+        self.geo().n()
     }
 
     fn komi(&self) -> f32 {
@@ -381,7 +389,9 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
     }
 
     fn stone_at(&self, v: Vertex) -> Option<Color> {
-        Game::<N, W>::point(v).and_then(|p| self.game.board().color_at(p))
+        self.game
+            .point(v)
+            .and_then(|p| self.game.board().color_at(p))
     }
 
     fn empty_points(&self) -> usize {
@@ -396,15 +406,15 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
         self.game
             .moves()
             .iter()
-            .map(|&(c, m)| (c, Game::<N, W>::to_go_move(m)))
+            .map(|&(c, m)| (c, self.game.to_go_move(m)))
             .collect()
     }
 
     fn setup_stones(&self) -> ByColor<Vec<Vertex>> {
         let b = self.game.setup_board();
         ByColor([
-            Self::vertices(b.stones(Color::Black)),
-            Self::vertices(b.stones(Color::White)),
+            self.vertices(b.stones(Color::Black)),
+            self.vertices(b.stones(Color::White)),
         ])
     }
 
@@ -417,15 +427,15 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
     }
 
     fn play(&mut self, c: Color, m: VertexMove) -> Result<(), GameError> {
-        self.game.play(c, Game::<N, W>::to_board_move(m)?)
+        self.game.play(c, self.game.to_board_move(m)?)
     }
 
     fn play_recorded(&mut self, c: Color, m: VertexMove) -> Result<(), GameError> {
-        self.game.play_recorded(c, Game::<N, W>::to_board_move(m)?)
+        self.game.play_recorded(c, self.game.to_board_move(m)?)
     }
 
     fn check(&self, c: Color, m: VertexMove) -> Result<(), GameError> {
-        self.game.check(c, Game::<N, W>::to_board_move(m)?)
+        self.game.check(c, self.game.to_board_move(m)?)
     }
 
     fn undo(&mut self) -> Result<(), GameError> {
@@ -437,17 +447,19 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
     fn fixed_handicap(&mut self, n: usize) -> Result<Vec<Vertex>, GameError> {
         let pts = self.game.fixed_handicap(n)?;
         self.forget_tree();
-        Ok(pts.into_iter().map(Game::<N, W>::vertex).collect())
+        Ok(pts.into_iter().map(|p| self.game.vertex(p)).collect())
     }
 
     fn free_handicap(&mut self, n: usize) -> Result<Vec<Vertex>, GameError> {
         let pts = self.game.free_handicap(n)?;
         self.forget_tree();
-        Ok(pts.into_iter().map(Game::<N, W>::vertex).collect())
+        Ok(pts.into_iter().map(|p| self.game.vertex(p)).collect())
     }
 
     fn set_free_handicap(&mut self, stones: &[Vertex]) -> Result<(), GameError> {
-        let pts = Self::to_points(stones).map_err(|_| GameError::BadVertexList)?;
+        let pts = self
+            .to_points(stones)
+            .map_err(|_| GameError::BadVertexList)?;
         self.game.set_free_handicap(&pts)?;
         self.forget_tree();
         Ok(())
@@ -461,7 +473,7 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
     ) -> Result<(), GameError> {
         let mut sets = [Bitboard::<W>::EMPTY; 2];
         for (set, vs) in sets.iter_mut().zip([black, white]) {
-            for p in Self::to_points(vs)? {
+            for p in self.to_points(vs)? {
                 set.insert(p.index());
             }
         }
@@ -497,7 +509,7 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
     fn set_move_rules(&mut self, rules: &[MoveRule]) {
         let action = |m: &VertexMove| match *m {
             VertexMove::Pass => Some(PASS),
-            VertexMove::Play(v) => Game::<N, W>::point(v).map(GoState::<N, W>::action),
+            VertexMove::Play(v) => self.game.point(v).map(GoState::<N, W>::action),
         };
         let rules = rules
             .iter()
@@ -526,7 +538,7 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
         // moves it had already explored).
         self.tree_root = None;
         let r = self.search(c, limits, false, Some(opts), watch, 0.0);
-        Self::analysis(&r, c)
+        Self::analysis(self.geo(), &r, c)
     }
 
     fn final_score(&mut self) -> f32 {
@@ -548,12 +560,16 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
                 } else {
                     StoneStatus::Alive
                 };
-                (Game::<N, W>::vertex(crate::board::Point::from_index(i)), s)
+                (self.game.vertex(crate::board::Point::from_index(i)), s)
             })
             .collect()
     }
 
     fn ownership(&mut self) -> Vec<f32> {
-        Self::ownership_grid(&self.estimate_ownership())
+        Self::ownership_grid(self.geo(), &self.estimate_ownership())
+    }
+
+    fn policy(&self, c: Color) -> Vec<f32> {
+        self.model_policy(c)
     }
 }

@@ -26,15 +26,16 @@
 //!   methods that play, set up and report.
 //! * `choice`: the move choice of [`Engine::genmove`] (passing, cleanup, resignation).
 //! * `estimate`: the ownership and dead-stone estimates of scoring and passing.
+//! * `policy`: the move model's probabilities of a position ([`Engine::policy`]).
 
 mod choice;
 mod estimate;
 mod go_engine;
-mod on_side;
+mod policy;
 
 pub use go_engine::GoEngine;
 
-use crate::board::{with_size, BoardSize, ByColor, Color, SizeTask};
+use crate::board::{with_size, BoardSize, ByColor, Color, Geometry, SizeTask};
 use crate::engine::MoveRule;
 use crate::game::{GameError, Rules, Vertex, VertexMove};
 use crate::mcts::{Limits, Params, StopReason, TreeSync};
@@ -321,6 +322,12 @@ pub trait Engine: Send {
     fn final_status(&mut self) -> Vec<(Vertex, StoneStatus)>;
     /// Ownership estimate for the position (see [`Analysis::ownership`]).
     fn ownership(&mut self) -> Vec<f32>;
+    /// The move model's policy for `c` in the current position, as KataGo's analysis reports
+    /// its network's: `size * size + 1` values, each point's row by row from the top-left,
+    /// then the pass's. A point `c` may not play (taken, suicide, positional superko) has -1;
+    /// the legal points' probabilities sum to 1 (their model strengths, normalised), and the
+    /// pass, which the model does not rate, has 0 (1 when no point is legal).
+    fn policy(&self, c: Color) -> Vec<f32>;
     /// Why the last search cannot be trusted, if it cannot (a cluster rank stopped answering:
     /// `src/cluster`); taking it clears it. A lone engine never fails.
     fn take_failure(&mut self) -> Option<String> {
@@ -347,17 +354,7 @@ struct NewEngine {
 impl SizeTask for NewEngine {
     type Output = Box<dyn Engine>;
 
-    fn run<const N: usize, const W: usize>(self) -> Box<dyn Engine> {
-        let engine = GoEngine::<N, W>::new(self.komi, self.cfg);
-        if N == 0 {
-            // The shared path: the engine outlives this call, so it sets its side on each.
-            let side = crate::board::shared::side::<N, W>();
-            Box::new(on_side::OnSide {
-                side,
-                inner: engine,
-            })
-        } else {
-            Box::new(engine)
-        }
+    fn run<const N: usize, const W: usize>(self, geo: Geometry<N, W>) -> Box<dyn Engine> {
+        Box::new(GoEngine::new(geo, self.komi, self.cfg))
     }
 }

@@ -250,16 +250,11 @@ impl<G: SearchGame> Searcher<G> {
         if let Some(y) = sync.as_mut() {
             y.start(&self.tree);
         }
-        // Workers run the caller's board side (the shared path reads it per thread).
-        let sides = crate::board::shared::Sides::current();
         std::thread::scope(|s| {
             let handles: Vec<_> = (0..n_threads)
                 .map(|t| {
                     let sh = &sh;
-                    s.spawn(move || {
-                        sides.adopt();
-                        crate::mcts::dispatch_for::<G, _>(Worker { sh, t })
-                    })
+                    s.spawn(move || crate::mcts::dispatch_for::<G, _>(Worker { sh, t }))
                 })
                 .collect();
             let mut next_tick = monitor.as_ref().map(|m| start + m.interval);

@@ -3,7 +3,7 @@
 
 use super::{EyeRule, Mover};
 use crate::board::geometry::{cell_of, CELL_EMPTY, CELL_OFF};
-use crate::board::{Board, Color, Geometry, Point};
+use crate::board::{Board, Color, Point};
 
 impl Mover<'_> {
     /// Whether `i` is an eye of `c` under the policy's eye rule. Precondition: `i` empty.
@@ -55,7 +55,7 @@ impl Mover<'_> {
 #[inline(always)]
 fn surrounded<const N: usize, const W: usize>(board: &Board<N, W>, c: Color, i: usize) -> bool {
     let own = cell_of(c.index());
-    Geometry::<N, W>::around(i).into_iter().all(|q| {
+    board.geometry().around(i).into_iter().all(|q| {
         let v = board.cell_at(q);
         v == CELL_OFF || (v == own && board.stone_libs(q) >= 2)
     })
@@ -69,14 +69,14 @@ fn diagonals_hold<const N: usize, const W: usize>(board: &Board<N, W>, c: Color,
     let opp = cell_of((!c).index());
     let mut bad = 0;
     let mut edge = false;
-    for d in Geometry::<N, W>::diagonals(i) {
+    for d in board.geometry().diagonals(i) {
         let v = board.cell_at(d);
         if v == CELL_OFF {
             edge = true;
         } else if v == opp {
             bad += 1;
         } else if v == CELL_EMPTY {
-            let protected = Geometry::<N, W>::around(d).into_iter().all(|q| {
+            let protected = board.geometry().around(d).into_iter().all(|q| {
                 let w = board.cell_at(q);
                 w == own || w == CELL_OFF
             });
@@ -96,7 +96,9 @@ fn diagonals_hold<const N: usize, const W: usize>(board: &Board<N, W>, c: Color,
 #[inline(always)]
 fn self_atari<const N: usize, const W: usize>(board: &Board<N, W>, c: Color, i: usize) -> bool {
     let own = cell_of(c.index());
-    Geometry::<N, W>::around(i)
+    board
+        .geometry()
+        .around(i)
         .into_iter()
         .any(|q| board.cell_at(q) == own)
         && !board.libs_after_at_least_two(c, i)

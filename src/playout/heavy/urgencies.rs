@@ -4,7 +4,7 @@
 
 use super::Mover;
 use crate::board::geometry::{bytes_eq, cell_of, CELL_EMPTY};
-use crate::board::{Bitboard, Board, Color, Geometry, Point};
+use crate::board::{Bitboard, Board, Color, Point};
 use rand_core::RngCore;
 
 /// At most this many urgent moves are gathered per rule and ply.
@@ -146,7 +146,7 @@ impl Mover<'_> {
                 }
             }
         }
-        for q in Geometry::<N, W>::around(last) {
+        for q in board.geometry().around(last) {
             if board.cell_at(q) != own || board.stone_libs(q) != 1 {
                 continue;
             }
@@ -155,7 +155,7 @@ impl Mover<'_> {
             // Capture an attacker in atari.
             // One look per attacking string, not per stone: a string in atari adds its
             // liberty once for each of its stones next to ours, as a look per stone did.
-            let mut attackers = Geometry::<N, W>::neighbours(ch.stones) & board.stones(!c);
+            let mut attackers = board.geometry().neighbours(ch.stones) & board.stones(!c);
             while let Some(a) = attackers.first() {
                 let att = board.stone_chain(a);
                 let next_to = attackers & att.stones;
@@ -191,7 +191,7 @@ impl Mover<'_> {
             near |= 1 << board.stone_libs(last).min(3);
         }
         // Only the own neighbours, without a branch on each cell.
-        let around = Geometry::<N, W>::around(last);
+        let around = board.geometry().around(last);
         let mut own = bytes_eq(board.cells_around(last), cell_of(c.index()));
         while own != 0 {
             let q = around[(own.trailing_zeros() / 8) as usize & 3];
@@ -220,7 +220,7 @@ impl Mover<'_> {
             n = 1;
         }
         let own = cell_of(c.index());
-        for q in Geometry::<N, W>::around(last) {
+        for q in board.geometry().around(last) {
             if board.cell_at(q) == own {
                 let r = board.stone_root(q);
                 if !seen[..n].contains(&r) {
@@ -236,7 +236,7 @@ impl Mover<'_> {
                 continue;
             }
             let col = if board.cell_at(s) == own { c } else { !c };
-            let nbrs = Geometry::<N, W>::neighbours(ch.stones) & board.stones(!col);
+            let nbrs = board.geometry().neighbours(ch.stones) & board.stones(!col);
             if any_in_atari(board, nbrs) {
                 continue; // an adjacent string in atari: the capture rules are in charge
             }
@@ -311,14 +311,14 @@ impl Mover<'_> {
         let empty = board.empty();
         let own = board.stones(c);
         let mut seen = Bitboard::<W>::default();
-        for q in Geometry::<N, W>::around(last) {
+        for q in board.geometry().around(last) {
             if !empty.contains(q) || seen.contains(q) {
                 continue;
             }
             // The region of `q`, grown one step at a time and dropped once past six points.
             let mut region = Bitboard::single(q);
             let small = loop {
-                let grown = (Geometry::<N, W>::neighbours(region) & empty) | region;
+                let grown = (board.geometry().neighbours(region) & empty) | region;
                 if grown == region {
                     break true;
                 }
@@ -328,13 +328,12 @@ impl Mover<'_> {
                 region = grown;
             };
             seen |= region;
-            if !small || region.count() < 3 || Geometry::<N, W>::neighbours(region).intersects(own)
-            {
+            if !small || region.count() < 3 || board.geometry().neighbours(region).intersects(own) {
                 continue;
             }
             let (mut best, mut most, mut ties) = (0, 0, 0);
             for p in region.iter() {
-                let n = (Geometry::<N, W>::neighbours(Bitboard::single(p)) & region).count();
+                let n = (board.geometry().neighbours(Bitboard::single(p)) & region).count();
                 if n > most {
                     (best, most, ties) = (p, n, 1);
                 } else if n == most {
@@ -371,7 +370,7 @@ impl Mover<'_> {
         urgent: &mut Urgent,
     ) {
         // Only the empty points, in ring order, without a branch on each cell.
-        let ring = Geometry::<N, W>::ring(last);
+        let ring = board.geometry().ring(last);
         let mut empties = board.ring_empties(last);
         while empties != 0 {
             let q = ring[empties.trailing_zeros() as usize & 7];
@@ -406,7 +405,7 @@ impl Mover<'_> {
         keep: impl Fn(usize) -> bool,
     ) -> Option<usize> {
         let mut urgent = Urgent::new();
-        for q in Geometry::<N, W>::ring(last) {
+        for q in board.geometry().ring(last) {
             if board.cell_at(q) == CELL_EMPTY && keep(q) {
                 urgent.add(q, 1);
             }
