@@ -177,9 +177,11 @@ impl Rules {
         };
         for k in m.keys() {
             if !KNOWN.contains(&k.as_str()) {
+                // An empty name is no field to name: the rules are at fault.
+                let field = if k.is_empty() { "rules" } else { k.as_str() };
                 return Err(RulesError::new(
-                    k,
-                    format!("{k}: not a field of KataGo's rules objects"),
+                    field,
+                    format!("{k:?}: not a field of KataGo's rules objects"),
                 ));
             }
         }
@@ -295,6 +297,8 @@ mod tests {
             "whiteHandicapBonus"
         );
         assert_eq!(parse(r#"{"colour":"blue"}"#).unwrap_err().field, "colour");
+        // Found by the analysis_request fuzz target: an empty name still names a field.
+        assert_eq!(parse(r#"{"":1}"#).unwrap_err().field, "rules");
         assert_eq!(parse(r#"{"suicide":"no"}"#).unwrap_err().field, "suicide");
         assert_eq!(parse("{nope").unwrap_err().field, "rules");
     }
