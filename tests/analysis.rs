@@ -50,7 +50,7 @@ fn several_requests_in_flight() {
         r#"{"id":"allow","boardXSize":9,"boardYSize":9,"maxVisits":200,"allowMoves":[{"player":"B","moves":["C3","G7"],"untilDepth":1}]}"#,
         r#"{"id":"avoid","boardXSize":9,"boardYSize":9,"maxVisits":400,"avoidMoves":[{"player":"B","moves":["E5","D5","F5","E4","E6","D4","F4","D6","F6"],"untilDepth":1}]}"#,
         r#"{"id":"illegal","moves":[["B","E5"],["W","E5"]],"boardXSize":9,"boardYSize":9}"#,
-        r#"{"id":"w","boardXSize":13,"boardYSize":13,"includePolicy":true,"includeOwnership":true,"maxVisits":100}"#,
+        r#"{"id":"w","boardXSize":13,"boardYSize":13,"rootPolicyTemperature":2,"includeOwnership":true,"maxVisits":100}"#,
         "not json",
     ]);
     let mut by_id: HashMap<String, Vec<&Value>> = HashMap::new();
@@ -98,8 +98,10 @@ fn several_requests_in_flight() {
     let allow = moves_of(by_id["allow"][0]);
     assert!(!allow.is_empty());
     assert!(allow.iter().all(|m| m == "C3" || m == "G7"), "{allow:?}");
+    // Only moves with a playout of their own are listed (issue 66: the priors' virtual games
+    // are not visits), so 400 visits list a dozen moves or so, not every legal one.
     let avoid = moves_of(by_id["avoid"][0]);
-    assert!(avoid.len() > 40, "{avoid:?}");
+    assert!(avoid.len() >= 5, "{avoid:?}");
     for m in ["E5", "D5", "F5", "E4", "E6", "D4", "F4", "D6", "F6"] {
         assert!(!avoid.iter().any(|a| a == m), "{m} in {avoid:?}");
     }
@@ -112,7 +114,7 @@ fn several_requests_in_flight() {
     let w = &by_id["w"];
     assert!(w
         .iter()
-        .any(|a| a["warning"].is_string() && a["field"] == "includePolicy"));
+        .any(|a| a["warning"].is_string() && a["field"] == "rootPolicyTemperature"));
     let answer = w.iter().find(|a| a["moveInfos"].is_array()).unwrap();
     assert_eq!(answer["ownership"].as_array().unwrap().len(), 169);
 }

@@ -224,8 +224,9 @@ fn analysis_avoids_moves_and_forgets_the_rule_afterwards() {
     for _ in 0..5 {
         let l = s.line(WAIT);
         assert!(l.starts_with("info move "), "{l:?}");
+        // Only moves with a playout of their own are listed (issue 66).
         let moves = info_moves(&l);
-        assert!(moves.len() > 40, "{l:?}");
+        assert!(moves.len() >= 5, "{l:?}");
         assert!(moves.iter().all(|m| !avoided.contains(m)), "{l:?}");
     }
     // The rule was for that analysis only: the next search visits the centre again.

@@ -1,12 +1,15 @@
 //! Arbitrary bytes as lines of the JSON analysis protocol: every line is answered with a
 //! request, or an error that is itself JSON, without panicking; an accepted query keeps within
-//! the protocol's bounds. Every line is also read as a KataGo rules name or object: rules read
-//! are written back (`kata-get-rules`) as the same rules, and a query under territory rules is
-//! answered with a warning on `rules`.
+//! the protocol's bounds (its times, priorities, a terminate's turns too). Every line is also
+//! read as a KataGo rules name or object: rules read are written back (`kata-get-rules`) as the
+//! same rules, and a query under territory rules is answered with a warning on `rules`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tengen::analysis::protocol::{self, Request, MAX_MOVES, MAX_RULES, MAX_VISITS};
+use std::time::Duration;
+use tengen::analysis::protocol::{
+    self, Request, MAX_MOVES, MAX_RULES, MAX_SECONDS, MAX_VISITS, MIN_REPORT_EVERY,
+};
 use tengen::game::Rules;
 
 fuzz_target!(|data: &[u8]| {
@@ -44,8 +47,27 @@ fuzz_target!(|data: &[u8]| {
                 for t in &q.turns {
                     let _ = q.to_move(*t);
                 }
+                // One priority per turn; times above 0 and bounded.
+                assert_eq!(q.priorities.len(), q.turns.len());
+                let longest = Duration::from_secs_f64(MAX_SECONDS);
+                assert!(q
+                    .report_every
+                    .is_none_or(|r| (MIN_REPORT_EVERY..=longest).contains(&r)));
+                assert!(q
+                    .max_time
+                    .is_none_or(|t| t > Duration::ZERO && t <= longest));
             }
-            Ok(_) => {}
+            Ok(r @ Request::Terminate { .. }) => {
+                let Request::Terminate { turns, .. } = &r else {
+                    unreachable!()
+                };
+                assert!(turns
+                    .as_ref()
+                    .is_none_or(|t| t.len() <= MAX_MOVES + 1 && t.iter().all(|&n| n <= MAX_MOVES)));
+                let echo = r.terminate_echo().expect("a terminate is echoed");
+                assert!(echo["action"].is_string() && echo["id"].is_string());
+            }
+            Ok(Request::Version { .. }) => {}
         }
     }
 });

@@ -4,27 +4,33 @@
 //! Each input line is one request (a JSON object); each answer is one JSON object on one line,
 //! tagged with the request's `id`. A request is read and checked as soon as its line arrives: a
 //! bad one is answered at once with `{"error", "id", "field"}`, ignored fields with a
-//! `{"warning"}` each, and a good query joins a queue that one worker answers in order, a
-//! response per analysed turn. `query_version` is answered at once, and `terminate` drops the
-//! queued turns of a query and stops its running search (the stopped turn is answered with what
-//! it found, the dropped ones with `noResults`). At the end of the input the queue is finished.
+//! `{"warning"}` each, and a good query's turns join a queue that one worker answers, highest
+//! `priority` first, ties in the order they arrived: a response per analysed turn, and with
+//! `reportDuringSearchEvery` reports with `isDuringSearch: true` while it is searched.
+//! `query_version` is answered at once, and `terminate` (`terminate_all`) drops the queued turns
+//! of a query (of every query) and stops its running search (the stopped turn is answered with
+//! what it found, the dropped ones with `noResults`). At the end of the input the queue is
+//! finished.
 //!
 //! * [`protocol`]: the requests, their checks and bounds.
+//! * `queue`: the turns waiting, in priority order, and the one being searched.
 //! * [`response`]: the answers.
 
 pub mod protocol;
+mod queue;
 pub mod response;
 
-use crate::engine::player::{new_engine, AnalyzeOptions, Engine, EngineConfig, Watch};
+use crate::engine::player::{new_engine, Analysis, AnalyzeOptions, Engine, EngineConfig, Watch};
 use crate::engine::Limits;
 use crate::gtp::line::{read_line, Line};
 use protocol::{BadRequest, Query, Request};
+use queue::{Job, Queue};
 use serde_json::{json, Value};
-use std::collections::HashSet;
 use std::io::{self, BufRead, Write};
 use std::ops::ControlFlow;
-use std::sync::{mpsc, Arc, Mutex};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// Longest request line read (newline included): a request with the most moves and every
 /// option is under 100 KiB.
@@ -32,6 +38,9 @@ pub const MAX_LINE: usize = 1 << 20;
 
 /// Visits per turn when neither the request nor `--playouts` sets them.
 pub const DEFAULT_VISITS: u64 = 1000;
+
+/// How often a running search looks whether it was terminated (and is due a report).
+const WATCH: Duration = Duration::from_millis(20);
 
 /// How the searches run: the engine configuration and the limits per turn (`playouts` is the
 /// default `maxVisits`).
@@ -61,9 +70,6 @@ impl<W: Write> Out<W> {
     }
 }
 
-/// Ids of the queries a `terminate` named.
-type Terminated = Arc<Mutex<HashSet<String>>>;
-
 /// Answers the requests of `input` on `out` until the input ends and every query is answered.
 pub fn run<R: BufRead, W: Write + Send + 'static>(
     settings: &Settings,
@@ -71,13 +77,13 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(
     out: W,
 ) -> io::Result<()> {
     let out = Out(Arc::new(Mutex::new(out)));
-    let terminated: Terminated = Arc::default();
-    let (tx, rx) = mpsc::channel::<Query>();
+    let queue = Arc::new(Queue::default());
     let worker = {
-        let (out, terminated, settings) = (out.clone(), Arc::clone(&terminated), settings.clone());
+        let (out, queue, settings) = (out.clone(), Arc::clone(&queue), settings.clone());
         std::thread::spawn(move || -> io::Result<()> {
-            for q in rx {
-                answer(&settings, &q, &out, &terminated)?;
+            let mut engine = None;
+            while let Some((job, stop)) = queue.take() {
+                answer(&settings, &job, &mut engine, &stop, &out, &queue)?;
             }
             Ok(())
         })
@@ -113,95 +119,122 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(
                         "version": env!("CARGO_PKG_VERSION"),
                         "git_hash": "",
                     }))?,
-                    Ok(Request::Terminate { id, target }) => {
-                        terminated
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner)
-                            .insert(target.clone());
-                        out.send(&json!({"id": id, "action": "terminate", "terminateId": target}))?;
-                    }
-                    Ok(Request::Query(q)) => {
-                        // A query of an id terminated earlier starts afresh.
-                        terminated
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner)
-                            .remove(&q.id);
-                        if tx.send(q).is_err() {
-                            break Ok(());
+                    Ok(r @ Request::Terminate { .. }) => {
+                        let Request::Terminate { target, turns, .. } = &r else {
+                            unreachable!("matched as a terminate")
+                        };
+                        let dropped = queue.terminate(target.as_deref(), turns.as_deref());
+                        if let Some(echo) = r.terminate_echo() {
+                            out.send(&echo)?;
+                        }
+                        for j in dropped {
+                            out.send(&response::no_results(&j.query.id, j.turn))?;
                         }
                     }
+                    Ok(Request::Query(q)) => queue.push(q),
                 }
             }
         }
     };
-    drop(tx);
+    queue.close();
     let worked = worker
         .join()
         .unwrap_or_else(|_| Err(io::Error::other("the analysis worker panicked")));
     read.and(worked)
 }
 
-/// Answers every turn of `q` (or `noResults` for those a `terminate` dropped). A query whose
-/// setup or moves are illegal is answered with an error naming the field.
+/// The engine of the last query searched, kept for its next turns.
+type Kept = Option<(Arc<Query>, Box<dyn Engine>)>;
+
+/// Answers one turn: a report every `reportDuringSearchEvery` while it is searched, then the
+/// final answer (what the search found when `stop` ended it), or `noResults` if it was stopped
+/// before its search. A query whose setup or moves are illegal is answered once with an error
+/// naming the field, and its other turns dropped.
 fn answer<W: Write>(
     settings: &Settings,
-    q: &Query,
+    job: &Job,
+    kept: &mut Kept,
+    stop: &AtomicBool,
     out: &Out<W>,
-    terminated: &Terminated,
+    queue: &Queue,
 ) -> io::Result<()> {
-    let is_terminated = || {
-        terminated
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .contains(&q.id)
+    let q = &job.query;
+    if stop.load(Relaxed) {
+        return out.send(&response::no_results(&q.id, job.turn));
+    }
+    let engine = match kept {
+        Some((kq, e)) if Arc::ptr_eq(kq, q) => e,
+        _ => {
+            let mut e = new_engine(q.size, q.komi, settings.config);
+            e.set_rules(q.game_rules);
+            // Every move is checked before any turn is answered.
+            if let Err(bad) = set_up(e.as_mut(), q, q.moves.len()) {
+                *kept = None;
+                queue.forget(q);
+                return out.send(&bad.to_json());
+            }
+            &mut kept.insert((Arc::clone(q), e)).1
+        }
     };
-    let mut engine = new_engine(q.size, q.komi, settings.config);
-    engine.set_rules(q.game_rules);
-    if let Err(bad) = set_up(engine.as_mut(), q, q.moves.len()) {
+    let t = job.turn;
+    if let Err(bad) = set_up(engine.as_mut(), q, t) {
+        queue.forget(q);
         return out.send(&bad.to_json());
     }
-    for &t in &q.turns {
-        if is_terminated() {
-            out.send(&response::no_results(&q.id, t))?;
-            continue;
-        }
-        if let Err(bad) = set_up(engine.as_mut(), q, t) {
-            return out.send(&bad.to_json());
-        }
-        let c = q.to_move(t);
-        let limits = Limits {
-            playouts: q
-                .max_visits
-                .or(settings.limits.playouts)
-                .or(Some(DEFAULT_VISITS)),
-            time: settings.limits.time,
-            early_stop: false,
-        };
-        let mut stop = |_: &dyn Fn() -> crate::engine::player::Analysis| {
-            if is_terminated() {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        };
-        let watch = Watch {
-            interval: Duration::from_millis(20),
-            callback: &mut stop,
-            sync: None,
-        };
-        engine.set_move_rules(&q.rules);
-        let opts = AnalyzeOptions {
-            move_ownership: q.moves_ownership,
-        };
-        let a = engine.analyze(c, &limits, opts, Some(watch));
-        engine.set_move_rules(&[]);
+    let c = q.to_move(t);
+    let limits = Limits {
+        playouts: q
+            .max_visits
+            .or(settings.limits.playouts)
+            .or(Some(DEFAULT_VISITS)),
+        time: match (settings.limits.time, q.max_time) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        },
+        early_stop: false,
+    };
+    let policy = engine.policy(c);
+    let report = |during: bool, a: &Analysis| {
         let extras = response::Extras {
             ownership: q.ownership,
             moves_ownership: q.moves_ownership,
+            policy: q.policy,
+            during_search: during,
         };
-        out.send(&response::turn(&q.id, t, &a, extras))?;
+        out.send(&response::turn(&q.id, t, a, &policy, extras))
+    };
+    let mut failed = None;
+    let mut last_report = Instant::now();
+    let mut watcher = |now: &dyn Fn() -> Analysis| {
+        if stop.load(Relaxed) {
+            return ControlFlow::Break(());
+        }
+        if let Some(every) = q.report_every {
+            if last_report.elapsed() >= every {
+                last_report = Instant::now();
+                if let Err(e) = report(true, &now()) {
+                    failed = Some(e);
+                    return ControlFlow::Break(());
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    };
+    let watch = Watch {
+        interval: q.report_every.map_or(WATCH, |r| r.min(WATCH)),
+        callback: &mut watcher,
+        sync: None,
+    };
+    engine.set_move_rules(&q.rules);
+    let opts = AnalyzeOptions {
+        move_ownership: q.moves_ownership,
+    };
+    let a = engine.analyze(c, &limits, opts, Some(watch));
+    engine.set_move_rules(&[]);
+    if let Some(e) = failed {
+        return Err(e);
     }
-    Ok(())
+    report(false, &a)
 }
 
 /// Sets `engine` to the position of `q` after `t` moves.

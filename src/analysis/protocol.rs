@@ -3,13 +3,17 @@
 //!
 //! Bounds: at most [`MAX_MOVES`] moves, one setup stone per point, `analyzeTurns` of distinct
 //! turns, `maxVisits` at most [`MAX_VISITS`], at most [`MAX_RULES`] move rules of at most one
-//! move per point each; the line itself is bounded by the reader ([`super::MAX_LINE`]).
+//! move per point each, times of at most [`MAX_SECONDS`]; the line itself is bounded by the
+//! reader ([`super::MAX_LINE`]).
+//!
+//! `options` reads the fields that shape the search (times, priorities, `overrideSettings`).
 
 use crate::board::{BoardSize, Color};
 use crate::engine::{MoveRule, RuleKind};
 use crate::game::{Rules, Vertex, VertexMove};
 use crate::values;
 use serde_json::{json, Map, Value};
+use std::time::Duration;
 
 /// Most moves a request may give: more than any real game (a long 19x19 game is about 400).
 pub const MAX_MOVES: usize = 2000;
@@ -23,6 +27,15 @@ pub const MAX_RULES: usize = 16;
 
 /// Komi when a request gives none (the usual komi of area scoring).
 pub const DEFAULT_KOMI: f32 = 7.5;
+
+/// Longest time a request may give (`maxTime`, `reportDuringSearchEvery`), in seconds: a
+/// larger one is taken as this (about 31 years: no limit in practice, as KataGo's default
+/// `maxTime` of 1e20 means).
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// Shortest interval between two reports during a search: a smaller
+/// `reportDuringSearchEvery` is taken as this, so that a request cannot flood the output.
+pub const MIN_REPORT_EVERY: Duration = Duration::from_millis(10);
 
 /// The warning of a query under territory rules, which tengen answers scored by area.
 pub const TERRITORY: &str = "territory scoring is not played: tengen answers scored by area \
@@ -47,6 +60,12 @@ const USED: &[&str] = &[
     "includeMovesOwnership",
     "allowMoves",
     "avoidMoves",
+    "includePolicy",
+    "reportDuringSearchEvery",
+    "priority",
+    "priorities",
+    "overrideSettings",
+    "turnNumbers",
 ];
 
 /// One position search: the game, the turns to analyse, what to report.
@@ -69,6 +88,16 @@ pub struct Query {
     pub moves_ownership: bool,
     /// `allowMoves` and `avoidMoves`.
     pub rules: Vec<MoveRule>,
+    /// `includePolicy`: answer with the move model's probabilities.
+    pub policy: bool,
+    /// `reportDuringSearchEvery`: the interval of the `isDuringSearch` reports (at least
+    /// [`MIN_REPORT_EVERY`]), if any.
+    pub report_every: Option<Duration>,
+    /// `overrideSettings.maxTime`: the longest search of each turn, if the request sets it.
+    pub max_time: Option<Duration>,
+    /// The priority of each turn of `turns` (`priorities`, else `priority` for each, else 0):
+    /// higher ones are searched first, ties in the order the turns arrived.
+    pub priorities: Vec<i64>,
     /// The rules tengen plays the query under (`rules`).
     pub game_rules: Rules,
     /// Whether the query asked for territory scoring, answered under area scoring (a warning
@@ -100,11 +129,41 @@ pub enum Request {
     Version {
         id: String,
     },
-    /// `{"action": "terminate", "terminateId": ...}`: drop that query's turns not yet answered.
+    /// `{"action": "terminate", "terminateId": ...}` (`target` that id) or
+    /// `{"action": "terminate_all"}` (`target` `None`: every query), each with optional
+    /// `turnNumbers` (`turns`: only those turns): drop the queries' turns not yet searched and
+    /// stop the running search.
     Terminate {
         id: String,
-        target: String,
+        target: Option<String>,
+        turns: Option<Vec<usize>>,
     },
+}
+
+impl Request {
+    /// The acknowledgement of a `terminate` or `terminate_all`: the request's fields echoed,
+    /// as KataGo answers it. `None` for other requests.
+    #[must_use]
+    pub fn terminate_echo(&self) -> Option<Value> {
+        let Request::Terminate { id, target, turns } = self else {
+            return None;
+        };
+        let mut m = Map::new();
+        m.insert("id".into(), id.clone().into());
+        match target {
+            Some(t) => {
+                m.insert("action".into(), "terminate".into());
+                m.insert("terminateId".into(), t.clone().into());
+            }
+            None => {
+                m.insert("action".into(), "terminate_all".into());
+            }
+        }
+        if let Some(t) = turns {
+            m.insert("turnNumbers".into(), t.clone().into());
+        }
+        Some(Value::Object(m))
+    }
 }
 
 /// A request refused: the message, and the request's id and the field at fault when known.
@@ -131,7 +190,8 @@ impl BadRequest {
     }
 }
 
-/// A request read from `line`, and a warning answer for every field it ignores.
+/// A request read from `line`, and a warning answer for every field it ignores (an
+/// `overrideSettings` entry too).
 pub fn parse(line: &str) -> (Result<Request, BadRequest>, Vec<Value>) {
     let value: Value = match serde_json::from_str(line) {
         Ok(v) => v,
@@ -172,7 +232,7 @@ pub fn parse(line: &str) -> (Result<Request, BadRequest>, Vec<Value>) {
         .filter(|k| !USED.contains(&k.as_str()))
         .map(|k| json!({"id": id, "field": k, "warning": "unused field: tengen ignores it"}))
         .collect();
-    let request = Fields { m: &m, id: &id }.request();
+    let request = Fields { m: &m, id: &id }.request(&mut warnings);
     if let Ok(Request::Query(q)) = &request {
         if q.territory {
             warnings.push(json!({"id": id, "field": "rules", "warning": TERRITORY}));
@@ -196,26 +256,32 @@ impl Fields<'_> {
         }
     }
 
-    fn request(&self) -> Result<Request, BadRequest> {
+    fn request(&self, warnings: &mut Vec<Value>) -> Result<Request, BadRequest> {
         let id = self.id.to_string();
         match self.m.get("action") {
-            None => Ok(Request::Query(self.query()?)),
+            None => Ok(Request::Query(self.query(warnings)?)),
             Some(Value::String(a)) if a == "query_version" => Ok(Request::Version { id }),
             Some(Value::String(a)) if a == "terminate" => match self.m.get("terminateId") {
                 Some(Value::String(t)) => Ok(Request::Terminate {
                     id,
-                    target: t.clone(),
+                    target: Some(t.clone()),
+                    turns: self.turn_numbers()?,
                 }),
                 _ => Err(self.bad("terminateId", "terminate needs a string terminateId")),
             },
+            Some(Value::String(a)) if a == "terminate_all" => Ok(Request::Terminate {
+                id,
+                target: None,
+                turns: self.turn_numbers()?,
+            }),
             Some(_) => Err(self.bad(
                 "action",
-                "unknown action: tengen knows query_version and terminate",
+                "unknown action: tengen knows query_version, terminate and terminate_all",
             )),
         }
     }
 
-    fn query(&self) -> Result<Query, BadRequest> {
+    fn query(&self, warnings: &mut Vec<Value>) -> Result<Query, BadRequest> {
         let size = self.size()?;
         let n = size.get();
         let komi = match self.m.get("komi") {
@@ -263,6 +329,16 @@ impl Fields<'_> {
             ),
         };
         let ownership = self.flag("includeOwnership")?;
+        let policy = self.flag("includePolicy")?;
+        let report_every = match self.m.get("reportDuringSearchEvery") {
+            None => None,
+            Some(v) => Some(
+                self.seconds(v, "reportDuringSearchEvery")?
+                    .max(MIN_REPORT_EVERY),
+            ),
+        };
+        let priorities = self.priorities(turns.len())?;
+        let max_time = self.override_settings(warnings)?;
         let moves_ownership = self.flag("includeMovesOwnership")?;
         let mut rules = self.move_rules("allowMoves", RuleKind::Allow, n)?;
         if rules.len() > 1 {
@@ -281,6 +357,10 @@ impl Fields<'_> {
             ownership,
             moves_ownership,
             rules,
+            policy,
+            report_every,
+            max_time,
+            priorities,
             game_rules: rules_played,
             territory,
         })
@@ -495,5 +575,6 @@ impl Fields<'_> {
     }
 }
 
+mod options;
 #[cfg(test)]
 mod tests;

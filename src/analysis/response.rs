@@ -3,11 +3,12 @@
 //! The figures are [`Analysis`]'s (defined there, documented in the README's analysis
 //! section), given from Black's side (as KataGo reports them with `reportAnalysisWinratesAs =
 //! BLACK`): win rates, score leads and score means; ownership from Black's side too, row by row
-//! from the top-left point. A move with no playout of its own is left out. tengen has no policy
-//! network: `prior` is the same for every move searched.
+//! from the top-left point. A move with no playout of its own is left out. `prior` and `policy`
+//! are the move model's probabilities ([`crate::engine::player::Engine::policy`]).
 
 use crate::board::Color;
 use crate::engine::player::Analysis;
+use crate::game::VertexMove;
 use serde_json::{json, Map, Value};
 
 /// `v` from the player to move's side to Black's.
@@ -31,16 +32,33 @@ pub struct Extras {
     pub ownership: bool,
     /// Each move's ownership (`includeMovesOwnership`).
     pub moves_ownership: bool,
+    /// `policy` (`includePolicy`).
+    pub policy: bool,
+    /// A report while the search runs (`isDuringSearch: true`), not its final answer.
+    pub during_search: bool,
 }
 
-/// The answer for turn `turn` of query `id`, from the search `a` (the prior of each move is one
-/// over the number of moves searched).
+/// The index of `m` in a policy of a `size x size` board: row by row from the top-left point,
+/// then the pass.
+fn policy_index(m: VertexMove, size: usize) -> usize {
+    match m {
+        VertexMove::Play(v) => (size - 1 - usize::from(v.y)) * size + usize::from(v.x),
+        VertexMove::Pass => size * size,
+    }
+}
+
+/// The answer for turn `turn` of query `id`, from the search `a`; `model` is the move model's
+/// policy of the position ([`crate::engine::player::Engine::policy`]), each move's `prior`.
 #[must_use]
-pub fn turn(id: &str, turn: usize, a: &Analysis, extras: Extras) -> Value {
+pub fn turn(id: &str, turn: usize, a: &Analysis, model: &[f32], extras: Extras) -> Value {
     let c = a.to_move;
     let win = |w: f32| num(blacks(c, w, |w| 1.0 - w));
     let lead = |s: f32| num(blacks(c, s, |s| -s));
-    let prior = num(1.0 / a.moves.len().max(1) as f32);
+    let prior = |m: VertexMove| {
+        num(model
+            .get(policy_index(m, a.size))
+            .map_or(0.0, |&p| p.max(0.0)))
+    };
     let infos: Vec<Value> = a
         .moves
         .iter()
@@ -57,7 +75,7 @@ pub fn turn(id: &str, turn: usize, a: &Analysis, extras: Extras) -> Value {
             if let Some(s) = m.score_mean {
                 o.insert("scoreMean".into(), lead(s));
             }
-            o.insert("prior".into(), prior.clone());
+            o.insert("prior".into(), prior(m.mv));
             o.insert("order".into(), order.into());
             let pv: Vec<String> = m.pv.iter().map(ToString::to_string).collect();
             o.insert("pv".into(), pv.into());
@@ -79,12 +97,16 @@ pub fn turn(id: &str, turn: usize, a: &Analysis, extras: Extras) -> Value {
     root.insert("currentPlayer".into(), c.letter().to_string().into());
     let mut out = Map::new();
     out.insert("id".into(), id.into());
-    out.insert("isDuringSearch".into(), false.into());
+    out.insert("isDuringSearch".into(), extras.during_search.into());
     out.insert("turnNumber".into(), turn.into());
     out.insert("moveInfos".into(), infos.into());
     out.insert("rootInfo".into(), Value::Object(root));
     if extras.ownership {
         out.insert("ownership".into(), grid(&a.ownership, a.size));
+    }
+    if extras.policy {
+        let policy: Vec<Value> = model.iter().map(|&p| num(p)).collect();
+        out.insert("policy".into(), policy.into());
     }
     Value::Object(out)
 }

@@ -13,7 +13,7 @@ mod profile;
 mod progress;
 mod tune;
 
-pub use analysis::AnalysisArgs;
+pub use analysis::{without_katago_flags, AnalysisArgs};
 pub use bench::BenchArgs;
 pub use gtp::GtpArgs;
 pub use policy_args::PolicyArgs;

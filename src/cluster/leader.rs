@@ -461,6 +461,9 @@ impl Engine for ClusterEngine {
     fn ownership(&mut self) -> Vec<f32> {
         self.inner.ownership()
     }
+    fn policy(&self, c: Color) -> Vec<f32> {
+        self.inner.policy(c)
+    }
     fn take_failure(&mut self) -> Option<String> {
         self.failure.take()
     }

@@ -142,3 +142,20 @@
 
 44 get_komi
 #? [150]
+
+# Records that real programs write (issue 66, item 7): a repetition replayed as played, setup
+# stones in later nodes, PL[2] as White; and every C[] kept by printsgf (item 6).
+45 loadsgf tests/gtp/repetition.sgf
+#? [white]
+
+46 printsgf
+#? [\(;FF\[4\].*C\[A ko played out with passes: move 4 repeats the setup position\]\n;B\[ch\]C\[Black takes the ko\];W\[\];B\[\];W\[bh\]C\[White retakes: the setup position again\];B\[ee\].*\)]
+
+47 play w A9
+#? []
+
+48 loadsgf tests/gtp/late_setup.sgf 3
+#? [white]
+
+49 showboard
+#? [(.*\n)* 7 \. \. O \. \. \. X \. \. 7\n 6 \. \. \. \. \. \. X \. \. 6\n 5 \. \. \. \. X \. \. \. \. 5\n 4 \. \. \. \. \. \. \. \. \. 4\n 3 \. \. O O \. \. \. \. \. 3(\n.*)*]

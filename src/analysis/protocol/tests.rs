@@ -1,5 +1,6 @@
 use super::*;
 use crate::game::Vertex;
+use std::time::Duration;
 
 fn query(line: &str) -> Query {
     match parse(line) {
@@ -70,8 +71,28 @@ fn other_actions() {
         parse(r#"{"id":"t","action":"terminate","terminateId":"a"}"#).0,
         Ok(Request::Terminate {
             id: "t".into(),
-            target: "a".into()
+            target: Some("a".into()),
+            turns: None,
         })
+    );
+    let all = parse(r#"{"id":"t","action":"terminate_all","turnNumbers":[3,1]}"#).0;
+    assert_eq!(
+        all,
+        Ok(Request::Terminate {
+            id: "t".into(),
+            target: None,
+            turns: Some(vec![3, 1]),
+        })
+    );
+    assert_eq!(
+        all.unwrap().terminate_echo().unwrap(),
+        serde_json::json!({"id":"t","action":"terminate_all","turnNumbers":[3,1]})
+    );
+    assert_eq!(
+        refused(r#"{"id":"t","action":"terminate","terminateId":"a","turnNumbers":[-1]}"#)
+            .0
+            .as_deref(),
+        Some("turnNumbers")
     );
     assert_eq!(
         refused(r#"{"id":"t","action":"terminate"}"#).0.as_deref(),
@@ -85,12 +106,53 @@ fn other_actions() {
 
 #[test]
 fn ignored_fields_are_warned_about() {
-    let (r, w) = parse(r#"{"id":"w","boardXSize":9,"boardYSize":9,"includePolicy":true}"#);
+    let (r, w) = parse(r#"{"id":"w","boardXSize":9,"boardYSize":9,"rootPolicyTemperature":2}"#);
     assert!(matches!(r, Ok(Request::Query(_))));
     assert_eq!(w.len(), 1);
-    assert_eq!(w[0]["field"], "includePolicy");
+    assert_eq!(w[0]["field"], "rootPolicyTemperature");
     assert_eq!(w[0]["id"], "w");
     assert!(w[0]["warning"].is_string());
+}
+
+/// The fields KaTrain sends with every query (issue 62): `includePolicy`, `priority`,
+/// `reportDuringSearchEvery` and `overrideSettings` are read, not warned about; of the
+/// settings, `maxTime` is honoured and those tengen cannot honour get a warning each.
+#[test]
+fn katrain_fields_are_read() {
+    let (r, w) = parse(
+        r#"{"id":"k","boardXSize":19,"boardYSize":19,"includePolicy":true,"priority":3,
+            "reportDuringSearchEvery":0.25,"overrideSettings":{"reportAnalysisWinratesAs":"BLACK",
+            "wideRootNoise":0.04,"maxTime":8.0,"cpuctExploration":1.1}}"#,
+    );
+    let Ok(Request::Query(q)) = r else {
+        panic!("{r:?}")
+    };
+    assert!(q.policy);
+    assert_eq!(q.priorities, [3]);
+    assert_eq!(q.report_every, Some(Duration::from_millis(250)));
+    assert_eq!(q.max_time, Some(Duration::from_secs(8)));
+    let fields: Vec<&str> = w.iter().map(|w| w["field"].as_str().unwrap()).collect();
+    assert_eq!(
+        fields,
+        [
+            "overrideSettings.cpuctExploration",
+            "overrideSettings.wideRootNoise"
+        ]
+    );
+    // What tengen does anyway is no warning; a tiny interval is taken as the shortest.
+    let (r, w) = parse(
+        r#"{"id":"k","boardXSize":9,"boardYSize":9,"reportDuringSearchEvery":1e-9,
+            "overrideSettings":{"reportAnalysisWinratesAs":"black","wideRootNoise":0,"maxTime":1e300}}"#,
+    );
+    assert!(w.is_empty(), "{w:?}");
+    let Ok(Request::Query(q)) = r else {
+        panic!("{r:?}")
+    };
+    assert_eq!(q.report_every, Some(MIN_REPORT_EVERY));
+    assert_eq!(q.max_time, Some(Duration::from_secs_f64(MAX_SECONDS)));
+    let q = query(r#"{"id":"d","boardXSize":9,"boardYSize":9}"#);
+    assert!(!q.policy && q.report_every.is_none() && q.max_time.is_none());
+    assert_eq!(q.priorities, [0]);
 }
 
 /// Territory rules (KaTrain's default is `japanese`) are answered, scored by area, with a
@@ -182,6 +244,26 @@ fn bad_requests_name_their_field() {
             r#""allowMoves":[{"player":"B","moves":["D4"],"untilDepth":1},{"player":"W","moves":["D4"],"untilDepth":1}]"#,
             "allowMoves",
             "at most one",
+        ),
+        (r#""includePolicy":"yes""#, "includePolicy", "true or false"),
+        (
+            r#""reportDuringSearchEvery":0"#,
+            "reportDuringSearchEvery",
+            "above 0",
+        ),
+        (
+            r#""reportDuringSearchEvery":"1""#,
+            "reportDuringSearchEvery",
+            "above 0",
+        ),
+        (r#""priority":1.5"#, "priority", "whole numbers"),
+        (r#""priorities":[1,2]"#, "priorities", "one per turn"),
+        (r#""priority":1,"priorities":[1]"#, "priorities", "not both"),
+        (r#""overrideSettings":[]"#, "overrideSettings", "an object"),
+        (
+            r#""overrideSettings":{"maxTime":-1}"#,
+            "overrideSettings.maxTime",
+            "above 0",
         ),
     ] {
         let (f, e) = bad(extra);

@@ -343,6 +343,16 @@ pub fn lent(n: usize) -> Option<&'static Model> {
         .as_ref()
 }
 
+/// The table the search reads on boards of side `n` when the move model is on every size
+/// ([`crate::mcts::Params::model_every_size`]): `n`'s own, else the lent one when `own_lines`
+/// ([`crate::mcts::Params::model_own_lines`]), else the 9x9 one.
+#[must_use]
+pub fn for_side(n: usize, own_lines: bool) -> Option<&'static Model> {
+    builtin(n)
+        .or_else(|| own_lines.then(|| lent(n)).flatten())
+        .or_else(|| builtin(9))
+}
+
 /// The built-in model of boards of side `n`, if there is one (9x9 only), parsed on first use.
 #[must_use]
 pub fn builtin(n: usize) -> Option<&'static Model> {

@@ -568,4 +568,8 @@ impl<const N: usize, const W: usize> Engine for GoEngine<N, W> {
     fn ownership(&mut self) -> Vec<f32> {
         Self::ownership_grid(self.geo(), &self.estimate_ownership())
     }
+
+    fn policy(&self, c: Color) -> Vec<f32> {
+        self.model_policy(c)
+    }
 }

@@ -26,10 +26,12 @@
 //!   methods that play, set up and report.
 //! * `choice`: the move choice of [`Engine::genmove`] (passing, cleanup, resignation).
 //! * `estimate`: the ownership and dead-stone estimates of scoring and passing.
+//! * `policy`: the move model's probabilities of a position ([`Engine::policy`]).
 
 mod choice;
 mod estimate;
 mod go_engine;
+mod policy;
 
 pub use go_engine::GoEngine;
 
@@ -320,6 +322,12 @@ pub trait Engine: Send {
     fn final_status(&mut self) -> Vec<(Vertex, StoneStatus)>;
     /// Ownership estimate for the position (see [`Analysis::ownership`]).
     fn ownership(&mut self) -> Vec<f32>;
+    /// The move model's policy for `c` in the current position, as KataGo's analysis reports
+    /// its network's: `size * size + 1` values, each point's row by row from the top-left,
+    /// then the pass's. A point `c` may not play (taken, suicide, positional superko) has -1;
+    /// the legal points' probabilities sum to 1 (their model strengths, normalised), and the
+    /// pass, which the model does not rate, has 0 (1 when no point is legal).
+    fn policy(&self, c: Color) -> Vec<f32>;
     /// Why the last search cannot be trusted, if it cannot (a cluster rank stopped answering:
     /// `src/cluster`); taking it clears it. A lone engine never fails.
     fn take_failure(&mut self) -> Option<String> {
