@@ -3,8 +3,8 @@
 //! sides on one compiled copy of the kernel (the shared path, `N = 0`) can run side by side,
 //! and a board made on one thread plays on another that set nothing up.
 //!
-//! CI also runs `shared_sides_at_once_on_fresh_threads` under valgrind's memcheck (`.ci/run`),
-//! where a read or write outside a board's arrays is an error even when it changes no result.
+//! CI also runs these tests under valgrind's memcheck (`.ci/run`), where a read or write
+//! outside a board's arrays is an error even when it changes no result.
 
 mod common;
 
@@ -137,8 +137,7 @@ fn every_size_on_fresh_threads_at_once() {
     at_once(&sizes, 4, |n| if n <= 11 { 3 * n * n } else { 150 });
 }
 
-/// A few sides of each shared instantiation (2, 4 and 6 words), few moves: small enough to run
-/// under valgrind in CI.
+/// A few sides of each shared instantiation (2, 4 and 6 words) at once, few moves.
 #[test]
 fn shared_sides_at_once_on_fresh_threads() {
     at_once(&[3, 5, 7, 10, 12, 16], 3, |n| {

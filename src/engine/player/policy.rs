@@ -9,9 +9,9 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
     /// See [`super::Engine::policy`]. The table is the one the search reads on this board
     /// size with the default preset ([`model::for_side`]).
     pub(super) fn model_policy(&self, c: Color) -> Vec<f32> {
-        let b = self.game.board();
-        let n = b.geometry().n();
+        let n = self.geo().n();
         let table = model::for_side(n, true);
+        let b = self.game.board();
         let index = |m: &(Color, Move)| match m.1 {
             Move::Play(p) => Some(p.index()),
             Move::Pass => None,
