@@ -110,9 +110,13 @@ impl<const N: usize, const W: usize> Board<N, W> {
                 }
             }
             merged.libs.remove(i);
-            merged.lib_count = merged.libs.count();
-            *self.chain_mut(best) = merged;
-            (merged.libs, merged.lib_count)
+            // Counted from the stored chain: counting the words held in registers compiled to
+            // a scalar popcount per word on the shared path, 2.5 times the instructions of
+            // the vector one it gets from memory (`perf/build.md`).
+            let ch = self.chain_mut(best);
+            *ch = merged;
+            ch.lib_count = ch.libs.count();
+            (ch.libs, ch.lib_count)
         };
 
         self.ko = if captured == 1 && merged_count == 1 && bytes_eq(cells, own) == 0 {
