@@ -5,13 +5,11 @@
 //! a point from one row into the next. North is `+S`, south `-S`, east `+1`, west `-1`.
 
 use super::bitboard::Bitboard;
+use super::limits::{words_for, MAX_SIZE};
 use super::shared::{Masks, MASKS, SHARED_WORDS};
 use super::size::BoardSize;
 use super::tables::{neighbour_start, zobrist_start, EXACT, SIDE_TABLES};
 use crate::rng::{splitmix64, GAMMA};
-
-/// Largest supported side length.
-pub const MAX_SIZE: usize = 19;
 
 /// Length of the per-point byte mailbox (enough for a 19x19 board with its border cells).
 pub const MAILBOX: usize = 512;
@@ -43,12 +41,6 @@ pub const fn zero_bytes(x: Packed) -> Packed {
 #[inline(always)]
 pub const fn bytes_eq(x: Packed, v: u8) -> Packed {
     zero_bytes(x ^ (v as u32 * 0x0101_0101))
-}
-
-/// Number of 64-bit words the layout of an `n x n` board needs.
-#[must_use]
-pub const fn words_for(n: usize) -> usize {
-    (n * (n + 1) - 1).div_ceil(64)
 }
 
 /// Geometry of an `N x N` board stored in `W` words: a small `Copy` value every board holds

@@ -9,6 +9,7 @@ pub mod diagram;
 pub mod geometry;
 pub mod ladder;
 pub mod lanes;
+pub mod limits;
 pub mod light;
 pub mod position;
 pub mod shared;
@@ -18,11 +19,12 @@ pub mod types;
 
 pub use bitboard::Bitboard;
 pub use diagram::{DiagramError, COLUMNS};
-pub use geometry::{words_for, Geometry, MAX_SIZE};
+pub use geometry::Geometry;
 pub use lanes::LaneBoard;
 pub use light::LightBoard;
+pub use limits::{words_for, MAX_SIZE, MIN_SIZE};
 pub use position::{Board, Board13, Board19, Board9, Chain, IllegalMove, SetupError};
-pub use size::{is_specialised, with_size, BoardSize, SizeTask, Specialised, MIN_SIZE};
+pub use size::{is_specialised, with_size, BoardSize, SizeTask, Specialised};
 pub use types::{ByColor, Color, Move, Point};
 
 /// The public board API on indices off the board: a clean panic where the documentation says

@@ -17,7 +17,7 @@
 use super::bitboard::Bitboard;
 #[cfg(doc)]
 use super::geometry::Geometry;
-use super::geometry::{words_for, MAX_SIZE};
+use super::limits::{words_for, MAX_SIZE, MIN_SIZE};
 
 /// Words of the largest shared-path instantiation: enough for every side up to [`MAX_SIZE`].
 pub const SHARED_WORDS: usize = words_for(MAX_SIZE);
@@ -59,7 +59,7 @@ pub(super) static MASKS: [Masks; MAX_SIZE + 1] = {
         south: none,
         north: none,
     }; MAX_SIZE + 1];
-    let mut n = super::size::MIN_SIZE;
+    let mut n = MIN_SIZE;
     while n <= MAX_SIZE {
         let inner = rows_cols(n, 1, n - 1, 1, n - 1);
         let onboard = rows_cols(n, 0, n, 0, n);

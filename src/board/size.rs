@@ -12,14 +12,12 @@
 //! sizes share one copy, compiled once for the baseline target, that reads its geometry at run
 //! time ([`super::shared`]); see `perf/build.md` for what each choice costs.
 
-use super::geometry::{Geometry, MAX_SIZE};
+use super::geometry::Geometry;
+use super::limits::{MAX_SIZE, MIN_SIZE};
 use super::shared::{shared_words, SHARED_WORDS};
 use std::fmt;
 
 pub use crate::cpu::{is_specialised, Specialised};
-
-/// Smallest supported side length.
-pub const MIN_SIZE: usize = 2;
 
 /// A supported board side length, 2 to 19. Holding one is the proof that the size is
 /// supported, so [`with_size`] has no error case.

@@ -7,9 +7,9 @@
 //! (`perf/build.md`). Code reads them at run time from the statics here instead, which are
 //! built from the same constants, and `tests` checks them against the constants.
 
-use super::geometry::{words_for, Geometry, MAILBOX, MAX_SIZE};
+use super::geometry::{Geometry, MAILBOX};
 use super::light::layout::{Layout, Word, CELLS};
-use super::size::MIN_SIZE;
+use super::limits::{words_for, MAX_SIZE, MIN_SIZE};
 
 /// Sizes with tables: `MIN_SIZE` to `MAX_SIZE`, the size `n` at slot `n - MIN_SIZE`.
 const SIZES: usize = MAX_SIZE - MIN_SIZE + 1;

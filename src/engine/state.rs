@@ -6,7 +6,8 @@
 //! search only likes ending the game by passing when that wins on the board. Positional superko
 //! is the game's business: the searcher receives it as a filter on root moves.
 
-use crate::board::geometry::{cell_of, MAX_SIZE};
+use crate::board::geometry::cell_of;
+use crate::board::MAX_SIZE;
 use crate::board::{Bitboard, Board, ByColor, Color, LightBoard, Move, Point};
 use crate::cpu::{Cpu, Task};
 use crate::game::tromp_taylor_area;

@@ -20,7 +20,8 @@
 //! the one word with no look at the diagonals, and placing or removing a stone adds one
 //! constant to each of its four neighbours and another to each of its four diagonals.
 
-use crate::board::geometry::{Geometry, MAX_SIZE};
+use crate::board::geometry::Geometry;
+use crate::board::limits::MAX_SIZE;
 use crate::board::Color;
 
 /// Cells of every layout (enough for 19x19 with its border); arrays are this long so that a
