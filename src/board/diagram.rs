@@ -12,13 +12,32 @@
 
 use super::bitboard::Bitboard;
 use super::geometry::Geometry;
+use super::limits::MAX_SIZE;
 use super::position::{Board, SetupError};
 use super::types::Color;
 use std::fmt;
 use std::str::FromStr;
 
-/// GTP column letters (no `I`).
-pub const COLUMNS: &str = "ABCDEFGHJKLMNOPQRST";
+/// GTP column letters (no `I`), one for each column of the largest board.
+pub const COLUMNS: &str = match std::str::from_utf8(&COLUMN_LETTERS) {
+    Ok(s) => s,
+    Err(_) => panic!("column letters are ASCII"),
+};
+
+/// [`COLUMNS`]' bytes: `A` onwards, `I` skipped, [`MAX_SIZE`] of them.
+const COLUMN_LETTERS: [u8; MAX_SIZE] = {
+    let mut letters = [0u8; MAX_SIZE];
+    let (mut k, mut c) = (0, b'A');
+    while k < MAX_SIZE {
+        if c == b'I' {
+            c += 1;
+        }
+        letters[k] = c;
+        c += 1;
+        k += 1;
+    }
+    letters
+};
 
 /// Why a diagram could not be read.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
@@ -134,6 +153,12 @@ impl<const N: usize, const W: usize> Board<N, W> {
 #[cfg(test)]
 mod tests {
     use crate::board::{Board, Color};
+
+    /// The letters derived from `MAX_SIZE` are GTP's: `A` to `T` without `I`.
+    #[test]
+    fn columns_are_gtps_letters() {
+        assert_eq!(super::COLUMNS, "ABCDEFGHJKLMNOPQRST");
+    }
 
     #[test]
     fn coordinate_line_with_column_o_is_not_a_row() {

@@ -11,8 +11,12 @@ use super::size::BoardSize;
 use super::tables::{neighbour_start, zobrist_start, EXACT, SIDE_TABLES};
 use crate::rng::{splitmix64, GAMMA};
 
-/// Length of the per-point byte mailbox (enough for a 19x19 board with its border cells).
-pub const MAILBOX: usize = 512;
+/// Length of the per-point byte mailbox: the cells of the largest board with its border
+/// (`n^2 + 3 n + 3` for side `n`, see [`Geometry::cell_offset`]), rounded up to a power of two
+/// so that an index masked with `MAILBOX - 1` is in bounds; at least every bit index of the
+/// largest board's words, which index the empty-point list's positions.
+pub const MAILBOX: usize = (MAX_SIZE * MAX_SIZE + 3 * MAX_SIZE + 3).next_power_of_two();
+const _: () = assert!(MAILBOX >= 64 * words_for(MAX_SIZE));
 /// Mailbox value of an empty point.
 pub const CELL_EMPTY: u8 = 0;
 /// Mailbox value of a point off the board (border or guard).

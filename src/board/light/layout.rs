@@ -21,12 +21,15 @@
 //! constant to each of its four neighbours and another to each of its four diagonals.
 
 use crate::board::geometry::Geometry;
-use crate::board::limits::MAX_SIZE;
+use crate::board::limits::{words_for, MAX_SIZE};
 use crate::board::Color;
 
-/// Cells of every layout (enough for 19x19 with its border); arrays are this long so that a
-/// cell index masked with `CELLS - 1` is always in bounds.
-pub const CELLS: usize = 512;
+/// Cells of every layout: the largest board's, with its border, in whole 64-cell words
+/// ([`Layout::scanned`]), rounded up to a power of two; arrays are this long so that a cell
+/// index masked with `CELLS - 1` is always in bounds.
+pub const CELLS: usize = Layout::<MAX_SIZE, { words_for(MAX_SIZE) }>::LEN
+    .next_multiple_of(64)
+    .next_power_of_two();
 
 /// A cell's packed counts and content.
 pub type Word = u64;
@@ -174,7 +177,6 @@ impl<const N: usize, const W: usize> Layout<N, W> {
     #[must_use]
     #[inline(always)]
     pub fn scanned(self) -> usize {
-        const { assert!(Layout::<MAX_SIZE, 6>::LEN.next_multiple_of(64) <= CELLS) };
         self.len().next_multiple_of(64)
     }
 

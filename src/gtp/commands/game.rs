@@ -2,7 +2,7 @@
 //! settings and SGF files.
 
 use super::{bad_value, color_name, err, game_error, ok};
-use crate::board::{BoardSize, ByColor, Color};
+use crate::board::{BoardSize, ByColor, Color, MAX_SIZE, MIN_SIZE};
 use crate::engine::player::StoneStatus;
 use crate::game::{format_score, Vertex, VertexMove};
 use crate::gtp::clock::TimeSystem;
@@ -204,7 +204,7 @@ impl<O: Write, E: Write> Server<O, E> {
         }
         let Some(size) = BoardSize::new(rec.size) else {
             return fail(format!(
-                "{file}: board size {} is not supported (2 to 19)",
+                "{file}: board size {} is not supported ({MIN_SIZE} to {MAX_SIZE})",
                 rec.size
             ));
         };

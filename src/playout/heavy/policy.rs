@@ -2,7 +2,7 @@
 //! playouts share and keep between moves ([`PolicyTables`]), with the move record of one
 //! simulated game ([`MoveLog`]).
 
-use crate::board::Color;
+use crate::board::{words_for, Color, MAX_SIZE};
 use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
 
 /// Which empty points a side refuses to fill in a playout.
@@ -114,8 +114,9 @@ impl Default for Policy {
 const NONE: u16 = u16::MAX;
 /// A pass in a [`MoveLog`].
 pub const PASS_CODE: u16 = u16::MAX;
-/// Table slots per colour (bit indices of every size fit).
-pub(super) const SLOTS: usize = 512;
+/// Table slots per colour: every bit index of the largest board's words, rounded up to a power
+/// of two so that an index masked with `SLOTS - 1` is in bounds.
+pub(super) const SLOTS: usize = (64 * words_for(MAX_SIZE)).next_power_of_two();
 
 /// State of the policies shared by all playouts of an engine and kept between moves: the
 /// last-good-reply table and the temperature weights.
