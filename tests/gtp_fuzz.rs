@@ -26,42 +26,28 @@ impl Rng {
     }
 }
 
-const COMMANDS: &[&str] = &[
+/// Commands drawn besides the table's: more moves and undos than the rest, and names that are
+/// no command.
+const EXTRA: &[&str] = &[
     "play",
     "play",
     "play",
-    "play",
-    "genmove",
-    "reg_genmove",
-    "kgs-genmove_cleanup",
     "undo",
-    "undo",
-    "boardsize",
-    "clear_board",
-    "komi",
-    "fixed_handicap",
-    "place_free_handicap",
-    "set_free_handicap",
-    "final_score",
-    "final_status_list",
-    "time_settings",
-    "time_left",
-    "kgs-time_settings",
-    "loadsgf",
-    "printsgf",
-    "showboard",
-    "known_command",
-    "list_commands",
-    "lz-analyze",
-    "kata-analyze",
-    "gogui-analyze_commands",
-    "tengen-visits",
-    "kgs-rules",
-    "protocol_version",
     "no_such_command",
     "PLAY",
     "",
 ];
+
+/// What a session draws from: every command of the table but `quit` (which would end it),
+/// and [`EXTRA`].
+fn command_names() -> Vec<&'static str> {
+    gtp::commands()
+        .into_iter()
+        .map(|(name, _)| name)
+        .filter(|&name| name != "quit")
+        .chain(EXTRA.iter().copied())
+        .collect()
+}
 
 fn word(r: &mut Rng) -> String {
     let colors = ["b", "w", "B", "white", "Black", "x", "bw", ""];
@@ -118,7 +104,7 @@ fn word(r: &mut Rng) -> String {
 
 /// A command line without id, usually well formed, sometimes not.
 fn command(r: &mut Rng) -> Vec<u8> {
-    let name = r.pick(COMMANDS);
+    let name = r.pick(&command_names());
     let mut line = name.to_string();
     let n = match name {
         "play" if r.below(4) > 0 => {

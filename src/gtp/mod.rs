@@ -56,6 +56,8 @@ mod commands;
 pub mod line;
 pub mod parse;
 
+pub use commands::{commands, Arity};
+
 use crate::board::BoardSize;
 use crate::engine::player::{new_engine, Engine, EngineConfig};
 use crate::engine::Limits;
