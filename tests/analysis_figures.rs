@@ -1,18 +1,24 @@
 //! The figures `tengen analysis` reports (issue 66's bar `analysis-figures`): visits without the
 //! priors' virtual games, a score lead that agrees with the win rate, the final count of a
-//! finished game, each move's ownership, and territory rules answered with a warning.
+//! finished game, each move's ownership, and territory rules answered, turn by turn, with the
+//! note on stderr.
 
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Command, Stdio};
 
 /// Sends `requests`, closes stdin, and returns every answer line, parsed.
 fn exchange(requests: &[&str]) -> Vec<Value> {
+    exchange_with_stderr(requests).0
+}
+
+/// [`exchange`], and what tengen wrote on stderr.
+fn exchange_with_stderr(requests: &[&str]) -> (Vec<Value>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
         .args(["analysis", "--threads", "1"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("tengen starts");
     let mut stdin = child.stdin.take().unwrap();
@@ -20,13 +26,14 @@ fn exchange(requests: &[&str]) -> Vec<Value> {
         writeln!(stdin, "{r}").unwrap();
     }
     drop(stdin);
-    let out = BufReader::new(child.stdout.take().unwrap());
-    let answers = out
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let answers = String::from_utf8(out.stdout)
+        .unwrap()
         .lines()
-        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert!(child.wait().unwrap().success());
-    answers
+    (answers, String::from_utf8(out.stderr).unwrap())
 }
 
 fn f(v: &Value, k: &str) -> f64 {
@@ -126,14 +133,29 @@ fn each_move_carries_its_ownership() {
     }
 }
 
-/// KaTrain's default rules, `japanese`, are answered (scored by area) with a warning.
+/// KaTrain's default rules, `japanese`, are answered scored by area, with a note on stderr
+/// once a run and no extra line on stdout: a batch client that sends a whole game's turns (as
+/// `katagoanal` does, `analyzeTurns` 0..=n) and reads one line a turn gets exactly its turns.
 #[test]
-fn territory_rules_are_answered() {
-    let answers = exchange(&[
-        r#"{"id":"j","rules":"japanese","boardXSize":9,"boardYSize":9,"maxVisits":100}"#,
-    ]);
-    assert_eq!(answers.len(), 2, "{answers:?}");
-    assert_eq!(answers[0]["field"], "rules");
-    assert!(answers[0]["warning"].as_str().unwrap().contains("by area"));
-    assert!(answers[1]["rootInfo"]["visits"].as_u64().unwrap() > 0);
+fn territory_rules_are_answered_turn_by_turn() {
+    let game = r#"{"id":"g","rules":"japanese","komi":6.5,"boardXSize":9,"boardYSize":9,
+        "moves":[["B","E5"],["W","C3"],["B","G7"]],"analyzeTurns":[0,1,2,3],"maxVisits":50}"#;
+    let again = r#"{"id":"h","rules":"korean","boardXSize":9,"boardYSize":9,"maxVisits":50}"#;
+    let game = game.replace('\n', " ");
+    let (answers, stderr) = exchange_with_stderr(&[game.as_str(), again]);
+    let turns: Vec<u64> = answers
+        .iter()
+        .map(|a| {
+            a["turnNumber"]
+                .as_u64()
+                .unwrap_or_else(|| panic!("not a turn: {a}"))
+        })
+        .collect();
+    assert_eq!(turns.len(), 5, "{answers:?}");
+    assert!(answers
+        .iter()
+        .all(|a| a["rootInfo"]["visits"].as_u64() > Some(0)));
+    let notes: Vec<&str> = stderr.lines().filter(|l| l.contains("by area")).collect();
+    assert_eq!(notes.len(), 1, "one note a run: {stderr}");
+    assert!(notes[0].contains(r#""g""#), "{stderr}");
 }

@@ -4,7 +4,8 @@
 //! Each input line is one request (a JSON object); each answer is one JSON object on one line,
 //! tagged with the request's `id`. A request is read and checked as soon as its line arrives: a
 //! bad one is answered at once with `{"error", "id", "field"}`, ignored fields with a
-//! `{"warning"}` each, and a good query's turns join a queue that one worker answers, highest
+//! `{"warning"}` each (territory rules, answered scored by area, with a note on stderr once a
+//! run, [`protocol::TERRITORY`]), and a good query's turns join a queue that one worker answers, highest
 //! `priority` first, ties in the order they arrived: a response per analysed turn, and with
 //! `reportDuringSearchEvery` reports with `isDuringSearch: true` while it is searched.
 //! `query_version` is answered at once, and `terminate` (`terminate_all`) drops the queued turns
@@ -89,6 +90,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(
         })
     };
     let mut buf = Vec::new();
+    let mut territory_noted = false;
     let read = loop {
         match read_line(&mut input, &mut buf, MAX_LINE) {
             Err(e) => break Err(e),
@@ -110,6 +112,12 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(
                 let (request, warnings) = protocol::parse(&line);
                 for w in &warnings {
                     out.send(w)?;
+                }
+                if let Ok(Request::Query(q)) = &request {
+                    if q.territory && !territory_noted {
+                        eprintln!("tengen analysis: query {:?}: {}", q.id, protocol::TERRITORY);
+                        territory_noted = true;
+                    }
                 }
                 match request {
                     Err(bad) => out.send(&bad.to_json())?,

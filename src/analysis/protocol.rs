@@ -37,7 +37,10 @@ pub const MAX_SECONDS: f64 = 1e9;
 /// `reportDuringSearchEvery` is taken as this, so that a request cannot flood the output.
 pub const MIN_REPORT_EVERY: Duration = Duration::from_millis(10);
 
-/// The warning of a query under territory rules, which tengen answers scored by area.
+/// The note of a query under territory rules, which tengen answers scored by area. It goes to
+/// stderr, once a run, not to stdout: a client that reads every output line of a query as one
+/// turn's answer (as batch scripts written for KataGo do, which has no such warning) would
+/// miscount an extra line.
 pub const TERRITORY: &str = "territory scoring is not played: tengen answers scored by area \
                              (Chinese rules: stones and empty points surrounded), so the score \
                              leads count area, not territory";
@@ -100,8 +103,8 @@ pub struct Query {
     pub priorities: Vec<i64>,
     /// The rules tengen plays the query under (`rules`).
     pub game_rules: Rules,
-    /// Whether the query asked for territory scoring, answered under area scoring (a warning
-    /// says so).
+    /// Whether the query asked for territory scoring, answered under area scoring (a note on
+    /// stderr says so, [`TERRITORY`]).
     pub territory: bool,
 }
 
@@ -233,11 +236,6 @@ pub fn parse(line: &str) -> (Result<Request, BadRequest>, Vec<Value>) {
         .map(|k| json!({"id": id, "field": k, "warning": "unused field: tengen ignores it"}))
         .collect();
     let request = Fields { m: &m, id: &id }.request(&mut warnings);
-    if let Ok(Request::Query(q)) = &request {
-        if q.territory {
-            warnings.push(json!({"id": id, "field": "rules", "warning": TERRITORY}));
-        }
-    }
     (request, warnings)
 }
 
