@@ -38,6 +38,8 @@
 
 mod legal;
 mod local;
+#[cfg(test)]
+mod local_tests;
 mod moves;
 mod queries;
 mod setup;
