@@ -27,10 +27,18 @@ impl<const N: usize, const W: usize> Board<N, W> {
 
     /// The eight cells around the on-board point `i`, two bits each, in increasing bit-index
     /// order (SW, S, SE, W, E, NW, N, NE; see [`crate::playout::patterns`]): the same cells as
-    /// [`Self::ring_code`], read as three rows of the mailbox instead of eight cells.
+    /// [`Self::ring_code`], one load of the code the board keeps for each point.
     #[must_use]
     #[inline(always)]
     pub fn raster_code(&self, i: usize) -> u16 {
+        self.codes[i.wrapping_add(self.geo.cell_offset()) & (MAILBOX - 1)]
+    }
+
+    /// [`Self::raster_code`] recomputed from the mailbox: three rows of it instead of eight
+    /// cells (what `verify` checks the kept codes against).
+    #[must_use]
+    #[inline(always)]
+    pub(super) fn raster_code_of_cells(&self, i: usize) -> u16 {
         // The rows start at the cells of `i - S - 1`, `i - 1` and `i + S - 1`: cell indices `i`,
         // `i + S` and `i + 2 S` (see `Geometry::cell_offset()`).
         let s = self.geo.s();
