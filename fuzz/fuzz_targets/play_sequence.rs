@@ -1,7 +1,8 @@
 //! Arbitrary bytes as a sequence of moves on a 9x9, 19x19 or 7x7 board (the first byte mod 3:
 //! two specialised sizes and one of the shared path).
 //!
-//! After every move attempt: `verify()` holds, the incremental hash equals the one recomputed
+//! After every move attempt: `verify()` holds (it recounts the strings, the mailbox and the kept
+//! 3x3 codes of every point), the incremental hash equals the one recomputed
 //! from the stones, `candidates`, `eyelike_mask` and `non_suicide_mask` equal masks built point
 //! by point from `is_legal` / `is_eyelike` / `is_candidate`, a refused move left the board as it
 //! was, and the naive reference board of `tests/common` accepted and refused the same moves

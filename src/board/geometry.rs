@@ -324,6 +324,37 @@ impl<const N: usize, const W: usize> Geometry<N, W> {
         cells
     };
 
+    /// The 3x3 codes of the empty board's mailbox ([`Self::EMPTY_CELLS`]), by cell index: the
+    /// eight neighbouring cells, two bits each, in raster order (SW, S, SE, W, E, NW, N, NE);
+    /// 0 at the cells whose neighbours leave the mailbox (none is on the board).
+    pub(super) const EMPTY_CODES: [u16; MAILBOX] = {
+        let cells = Self::EMPTY_CELLS;
+        let mut codes = [0u16; MAILBOX];
+        let s = Self::S;
+        let mut k = s + 1;
+        while k + s + 1 < MAILBOX {
+            let around = [
+                k - s - 1,
+                k - s,
+                k - s + 1,
+                k - 1,
+                k + 1,
+                k + s - 1,
+                k + s,
+                k + s + 1,
+            ];
+            let mut code = 0u16;
+            let mut r = 0;
+            while r < 8 {
+                code |= (cells[around[r]] as u16) << (2 * r);
+                r += 1;
+            }
+            codes[k] = code;
+            k += 1;
+        }
+        codes
+    };
+
     /// For each bit index, the mask of its on-board orthogonal neighbours.
     pub(super) const NEIGHBOURS: [[Bitboard<W>; 64]; W] = {
         let mut t = [[Bitboard([0; W]); 64]; W];

@@ -112,6 +112,8 @@ pub(super) struct Exact {
     pub empty_pos: [[u16; MAILBOX]; SIZES],
     /// [`Geometry::EMPTY_CELLS`] per size slot.
     pub empty_cells: [[u8; MAILBOX]; SIZES],
+    /// [`Geometry::EMPTY_CODES`] per size slot.
+    pub empty_codes: [[u16; MAILBOX]; SIZES],
 }
 
 /// The light board's tables ([`Layout`]), per size slot.
@@ -130,6 +132,7 @@ pub(super) static EXACT: Exact = {
         empty_list: [[0; MAILBOX]; SIZES],
         empty_pos: [[0; MAILBOX]; SIZES],
         empty_cells: [[0; MAILBOX]; SIZES],
+        empty_codes: [[0; MAILBOX]; SIZES],
     };
     every_size!(add_exact, &mut t);
     t
@@ -170,6 +173,7 @@ const fn add_exact<const N: usize, const W: usize>(t: &mut Exact) {
     t.empty_list[slot] = Geometry::<N, W>::EMPTY_LIST.0;
     t.empty_pos[slot] = Geometry::<N, W>::EMPTY_LIST.1;
     t.empty_cells[slot] = Geometry::<N, W>::EMPTY_CELLS;
+    t.empty_codes[slot] = Geometry::<N, W>::EMPTY_CODES;
 }
 
 /// `dst[at..at + src.len()] = src`, in a constant.
@@ -211,6 +215,7 @@ mod tests {
         assert_eq!(EXACT.empty_list[slot], G::<N, W>::EMPTY_LIST.0);
         assert_eq!(EXACT.empty_pos[slot], G::<N, W>::EMPTY_LIST.1);
         assert_eq!(EXACT.empty_cells[slot], G::<N, W>::EMPTY_CELLS);
+        assert_eq!(EXACT.empty_codes[slot], G::<N, W>::EMPTY_CODES);
         assert_eq!(LIGHT.words[slot], Layout::<N, W>::EMPTY_WORDS);
         assert_eq!(LIGHT.keys[slot], Layout::<N, W>::KEYS);
         assert_eq!(LIGHT.list[slot], Layout::<N, W>::EMPTY_LIST);

@@ -27,10 +27,18 @@ impl<const N: usize, const W: usize> Board<N, W> {
 
     /// The eight cells around the on-board point `i`, two bits each, in increasing bit-index
     /// order (SW, S, SE, W, E, NW, N, NE; see [`crate::playout::patterns`]): the same cells as
-    /// [`Self::ring_code`], read as three rows of the mailbox instead of eight cells.
+    /// [`Self::ring_code`], one load of the code the board keeps for each point.
     #[must_use]
     #[inline(always)]
     pub fn raster_code(&self, i: usize) -> u16 {
+        self.codes[i.wrapping_add(self.geo.cell_offset()) & (MAILBOX - 1)]
+    }
+
+    /// [`Self::raster_code`] recomputed from the mailbox: three rows of it instead of eight
+    /// cells (what `verify` checks the kept codes against).
+    #[must_use]
+    #[inline(always)]
+    pub(super) fn raster_code_of_cells(&self, i: usize) -> u16 {
         // The rows start at the cells of `i - S - 1`, `i - 1` and `i + S - 1`: cell indices `i`,
         // `i + S` and `i + 2 S` (see `Geometry::cell_offset()`).
         let s = self.geo.s();
@@ -139,13 +147,41 @@ impl<const N: usize, const W: usize> Board<N, W> {
     }
 
     /// [`Self::libs_after_lower_bound`] given the cells around `i` (`around_cells(i)`): only
-    /// the stones among them are visited, from bit masks, without a branch on each cell.
+    /// the stones among them are visited, from bit masks, without a branch on each cell. With
+    /// no own string next to `i` the counted points are distinct neighbours of `i` (the empty
+    /// ones and the opponent stones in atari), so the count is read from the cells without a
+    /// bitboard.
     #[inline(always)]
     pub(super) fn libs_after_cells(&self, c: Color, i: usize, cells: Packed) -> u32 {
+        let own = bytes_eq(cells, cell_of(c.index()));
+        if own == 0 {
+            return zero_bytes(cells).count_ones() + self.ataris_among(!c, i, cells);
+        }
+        self.libs_after_union(c, i, cells, own)
+    }
+
+    /// The number of `c`'s stones among the cells around `i` whose string is in
+    /// atari, counted once per neighbouring stone (each is a distinct point).
+    #[inline(always)]
+    fn ataris_among(&self, c: Color, i: usize, cells: Packed) -> u32 {
+        let around = self.geo.around(i);
+        let mut stones = bytes_eq(cells, cell_of(c.index()));
+        let mut n = 0;
+        while stones != 0 {
+            let q = around[(stones.trailing_zeros() / 8) as usize & 3];
+            stones &= stones - 1;
+            n += u32::from(self.chain(self.root_of(q)).lib_count == 1);
+        }
+        n
+    }
+
+    /// [`Self::libs_after_cells`] by the union of the liberty sets, `own` being the own
+    /// neighbours' bits (`bytes_eq(cells, own colour)`).
+    #[inline(always)]
+    fn libs_after_union(&self, c: Color, i: usize, cells: Packed, mut own: Packed) -> u32 {
         let around = self.geo.around(i);
         let at = |bits: u32| around[(bits.trailing_zeros() / 8) as usize & 3];
         let mut libs = self.geo.neighbours_of(i) & self.empty;
-        let mut own = bytes_eq(cells, cell_of(c.index()));
         while own != 0 {
             libs |= self.chain(self.root_of(at(own))).libs;
             own &= own - 1;
@@ -160,6 +196,26 @@ impl<const N: usize, const W: usize> Board<N, W> {
         }
         libs.remove(i);
         libs.count()
+    }
+
+    /// Whether `libs_after_cells(c, i, cells) >= 2`, the same answer sooner: an own string
+    /// next to `i` with three liberties or more keeps two besides `i`, and no union is made.
+    #[inline(always)]
+    pub(super) fn libs_after_cells_at_least_two(&self, c: Color, i: usize, cells: Packed) -> bool {
+        let own = bytes_eq(cells, cell_of(c.index()));
+        if own == 0 {
+            return zero_bytes(cells).count_ones() + self.ataris_among(!c, i, cells) >= 2;
+        }
+        let around = self.geo.around(i);
+        let mut rest = own;
+        while rest != 0 {
+            let q = around[(rest.trailing_zeros() / 8) as usize & 3];
+            rest &= rest - 1;
+            if self.chain(self.root_of(q)).lib_count >= 3 {
+                return true;
+            }
+        }
+        self.libs_after_union(c, i, cells, own) >= 2
     }
 
     /// The one liberty of the string `c` would make by playing the empty point `i`, when the
@@ -210,13 +266,17 @@ impl<const N: usize, const W: usize> Board<N, W> {
         let has_own = bytes_eq(cells, own) != 0;
         if empty != 0 {
             // One empty neighbour: legal and no eye; a self-atari only next to an own string.
-            return !has_own || self.libs_after_cells(c, i, cells) >= 2;
+            return !has_own || self.libs_after_cells_at_least_two(c, i, cells);
         }
         if self.eyelike_cells(c, i, cells) {
             return false;
         }
-        let libs = self.libs_after_cells(c, i, cells);
-        libs >= 2 || (libs == 1 && !has_own)
+        if has_own {
+            self.libs_after_cells_at_least_two(c, i, cells)
+        } else {
+            // No empty and no own neighbour: a liberty only by capturing.
+            self.ataris_among(!c, i, cells) >= 1
+        }
     }
 
     /// Whether [`Self::libs_after_lower_bound`] is at least two: at once when `i` has two empty
@@ -224,7 +284,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
     #[must_use]
     #[inline(always)]
     pub(crate) fn libs_after_at_least_two(&self, c: Color, i: usize) -> bool {
-        self.two_empty_around(i) || self.libs_after_lower_bound(c, i) >= 2
+        self.two_empty_around(i) || self.libs_after_cells_at_least_two(c, i, self.around_cells(i))
     }
 }
 

@@ -38,6 +38,8 @@
 
 mod legal;
 mod local;
+#[cfg(test)]
+mod local_tests;
 mod moves;
 mod queries;
 mod setup;
@@ -115,6 +117,10 @@ pub struct Board<const N: usize, const W: usize> {
     empty_pos: [u16; MAILBOX],
     /// Per-point contents, indexed by bit index + `CELL_OFFSET` (see `geometry::cell_of`).
     cell: [u8; MAILBOX],
+    /// The 3x3 code of each cell index (as `cell`): its eight neighbours' cells, two bits each,
+    /// in raster order (see [`Board::raster_code`]), kept by every cell write. Exact at the
+    /// on-board points; `verify` recounts it from the mailbox.
+    codes: [u16; MAILBOX],
     /// Root point of the chain of each stone; meaningful only on stones.
     root: [[u16; 64]; W],
     /// Chain data by root point; meaningful only where `root[r] == r` on a stone.
@@ -155,6 +161,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
             empty_list: EXACT.empty_list[slot(geo.n())],
             empty_pos: EXACT.empty_pos[slot(geo.n())],
             cell: EXACT.empty_cells[slot(geo.n())],
+            codes: EXACT.empty_codes[slot(geo.n())],
             root: [[0; 64]; W],
             chains: [[Chain::EMPTY; 64]; W],
         }
@@ -172,6 +179,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.empty_list = EXACT.empty_list[slot(self.geo.n())];
         self.empty_pos = EXACT.empty_pos[slot(self.geo.n())];
         self.cell = EXACT.empty_cells[slot(self.geo.n())];
+        self.codes = EXACT.empty_codes[slot(self.geo.n())];
     }
 
     /// Makes `self` equal to `src`, copying only live chain data (cheap for sparse boards).
@@ -188,6 +196,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.empty_list = src.empty_list;
         self.empty_pos = src.empty_pos;
         self.cell = src.cell;
+        self.codes = src.codes;
         for s in src.stones[Color::Black] | src.stones[Color::White] {
             let r = src.root_of(s);
             self.set_root(s, r);

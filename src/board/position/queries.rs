@@ -133,11 +133,29 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.set_cell_in(self.geo, i, v);
     }
 
-    /// [`Self::set_cell`], given the board's geometry (see [`Self::cell_in`]).
+    /// [`Self::set_cell`], given the board's geometry (see [`Self::cell_in`]). Keeps the 3x3
+    /// codes of the eight cells around: the cell is raster position `r` of the cell at
+    /// `k - d_r`, `d_r` being position `r`'s offset (SW `-S - 1`, ..., NE `S + 1`).
     #[inline(always)]
     pub(super) fn set_cell_in(&mut self, geo: Geometry<N, W>, i: usize, v: u8) {
         debug_assert!(geo == self.geo);
-        self.cell[i.wrapping_add(geo.cell_offset()) & (MAILBOX - 1)] = v;
+        let k = i.wrapping_add(geo.cell_offset());
+        self.cell[k & (MAILBOX - 1)] = v;
+        let s = geo.s();
+        let around = [
+            k + s + 1,
+            k + s,
+            k + s - 1,
+            k + 1,
+            k.wrapping_sub(1),
+            k.wrapping_sub(s - 1),
+            k.wrapping_sub(s),
+            k.wrapping_sub(s + 1),
+        ];
+        for (r, j) in around.into_iter().enumerate() {
+            let code = &mut self.codes[j & (MAILBOX - 1)];
+            *code = (*code & !(3 << (2 * r))) | (u16::from(v) << (2 * r));
+        }
     }
 
     /// The colour of the stone on `p`, if any.

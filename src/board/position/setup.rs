@@ -135,6 +135,14 @@ impl<const N: usize, const W: usize> Board<N, W> {
                 ));
             }
         }
+        for i in on {
+            let (kept, want) = (self.raster_code(i), self.raster_code_of_cells(i));
+            if kept != want {
+                return Err(format!(
+                    "3x3 code at {i} is {kept:#06x}, recomputed {want:#06x}"
+                ));
+            }
+        }
         let mut hash = 0;
         for c in Color::ALL {
             let mut todo = self.stones[c];

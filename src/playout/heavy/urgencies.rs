@@ -369,14 +369,19 @@ impl Mover<'_> {
         last: usize,
         urgent: &mut Urgent,
     ) {
-        // Only the empty points, in ring order, without a branch on each cell.
+        // The matching empty points, in ring order: the eight kept codes are looked up without
+        // a branch (an off-board point's code is any number, and it is never empty), so the
+        // loop runs only over the matches, most often none.
         let ring = board.geometry().ring(last);
-        let mut empties = board.ring_empties(last);
-        while empties != 0 {
-            let q = ring[empties.trailing_zeros() as usize & 7];
-            empties &= empties - 1;
-            if self.pats.matches_raster(board.raster_code(q)) && board.libs_after_at_least_two(c, q)
-            {
+        let mut matched = 0u32;
+        for (k, q) in ring.into_iter().enumerate() {
+            matched |= u32::from(self.pats.matches_raster(board.raster_code(q))) << k;
+        }
+        matched &= board.ring_empties(last);
+        while matched != 0 {
+            let q = ring[matched.trailing_zeros() as usize & 7];
+            matched &= matched - 1;
+            if board.libs_after_at_least_two(c, q) {
                 urgent.add(q, 1);
             }
         }

@@ -1,0 +1,110 @@
+//! The local views the playout policies read, checked against a recomputation from scratch
+//! (flood fills over the stone sets, not the kept strings) on seeded random games of every
+//! size.
+
+use super::*;
+use crate::board::size::{with_size, BoardSize, SizeTask};
+use rand_core::{RngCore, SeedableRng};
+use rand_pcg::Pcg32;
+
+/// The stones of the string through `s` and its liberties, by flood fill.
+fn string_from_scratch<const N: usize, const W: usize>(
+    b: &Board<N, W>,
+    s: usize,
+    c: Color,
+) -> (Bitboard<W>, Bitboard<W>) {
+    let geo = b.geometry();
+    let mut region = Bitboard::single(s);
+    loop {
+        let grown = (geo.neighbours(region) & b.stones(c)) | region;
+        if grown == region {
+            return (region, geo.neighbours(region) & b.empty());
+        }
+        region = grown;
+    }
+}
+
+/// `libs_after_lower_bound` by its definition: the empty neighbours of `i`, the liberties of
+/// `c`'s strings next to it and the opponent's stones next to it in atari, less `i`.
+fn libs_after_from_scratch<const N: usize, const W: usize>(
+    b: &Board<N, W>,
+    c: Color,
+    i: usize,
+) -> u32 {
+    let geo = b.geometry();
+    let mut libs = geo.neighbours_of(i) & b.empty();
+    for q in geo.neighbours_of(i) & b.stones(c) {
+        libs |= string_from_scratch(b, q, c).1;
+    }
+    for q in geo.neighbours_of(i) & b.stones(!c) {
+        if string_from_scratch(b, q, !c).1.count() == 1 {
+            libs.insert(q);
+        }
+    }
+    libs.remove(i);
+    libs.count()
+}
+
+/// Every empty point's answers, for both colours, against the from-scratch count.
+fn check_position<const N: usize, const W: usize>(b: &Board<N, W>) {
+    let geo = b.geometry();
+    for i in b.empty() {
+        for c in [Color::Black, Color::White] {
+            let want = libs_after_from_scratch(b, c, i);
+            assert_eq!(b.libs_after_lower_bound(c, i), want, "{c} {i}\n{b}");
+            let two_empty = (geo.neighbours_of(i) & b.empty()).count() >= 2;
+            assert_eq!(b.libs_after_at_least_two(c, i), two_empty || want >= 2);
+            let has_own = geo.neighbours_of(i).intersects(b.stones(c));
+            let self_atari = has_own && want < 2;
+            assert_eq!(
+                b.is_candidate_not_self_atari(c, i),
+                b.is_candidate(c, Point::from_index(i)) && !self_atari,
+                "{c} {i}\n{b}"
+            );
+        }
+    }
+}
+
+struct RandomGames(u64);
+
+impl SizeTask for RandomGames {
+    type Output = usize;
+
+    /// Plays seeded random games (candidates only, so that strings grow and get captured),
+    /// checking every position; returns the number of positions checked.
+    fn run<const N: usize, const W: usize>(self, geo: Geometry<N, W>) -> usize {
+        let mut rng = Pcg32::seed_from_u64(self.0);
+        let mut checked = 0;
+        for _ in 0..3 {
+            let mut b = Board::with_geometry(geo);
+            let mut c = Color::Black;
+            let mut passes = 0;
+            for _ in 0..(3 * geo.n() * geo.n()) {
+                check_position(&b);
+                checked += 1;
+                let cands: Vec<usize> = b.candidates(c).iter().collect();
+                if cands.is_empty() {
+                    b.pass();
+                    passes += 1;
+                    if passes == 2 {
+                        break;
+                    }
+                } else {
+                    passes = 0;
+                    let k = rng.next_u32() as usize % cands.len();
+                    b.play_unchecked(c, Point::from_index(cands[k]));
+                }
+                c = !c;
+            }
+        }
+        checked
+    }
+}
+
+#[test]
+fn liberty_counts_after_a_move_match_a_recount_on_every_size() {
+    for size in BoardSize::all() {
+        let checked = with_size(size, RandomGames(u64::from(size.get() as u32)));
+        assert!(checked > 10, "size {size}: {checked} positions");
+    }
+}
