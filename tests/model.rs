@@ -175,6 +175,28 @@ fn bad_records_get_a_clear_error_and_no_table() {
     let out = run(&recs);
     assert!(matches!(out.status.code(), Some(1 | 2)));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("bad.sgf"), "{err}");
+    assert!(
+        err.contains("bad.sgf") && err.contains("no usable record"),
+        "{err}"
+    );
     assert_eq!(std::fs::read_to_string(&out_path).unwrap(), "keep me");
+    // Beside usable records, a bad one is skipped with one warning line naming it, and the
+    // run goes on.
+    for (k, game) in ["(;SZ[9];B[ee];W[cc];B[gg])", "(;SZ[9];B[dd];W[ff])"]
+        .iter()
+        .enumerate()
+    {
+        std::fs::write(recs.join(format!("good-{k}.sgf")), game).unwrap();
+    }
+    std::fs::write(recs.join("setup.sgf"), "(;SZ[9]AB[aa];B[ee])").unwrap();
+    let out = run(&recs);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning:")).collect();
+    assert_eq!(warnings.len(), 2, "{err}");
+    assert!(
+        warnings[0].contains("bad.sgf") && warnings[1].contains("setup.sgf"),
+        "{err}"
+    );
+    assert!(err.contains("4 records, 2 skipped"), "{err}");
 }

@@ -35,9 +35,9 @@ pub enum ModelAction {
     /// Fit the model on the records and write its table (or check a committed one).
     Fit {
         /// SGF records of one board size: a directory of `*.sgf` files, or a `.tar.xz` (or
-        /// `.tar`) archive of them.
-        #[arg(long)]
-        records: PathBuf,
+        /// `.tar`) archive of them; repeated, every source in turn.
+        #[arg(long, required = true)]
+        records: Vec<PathBuf>,
         #[command(flatten)]
         limits: LimitArgs,
         /// Write the table here (replaced only once it is complete).
@@ -60,9 +60,10 @@ pub enum ModelAction {
     /// Report how often the model's first choice (and its first three) is the played move, on
     /// the held-out games of the records.
     Eval {
-        /// A directory of `*.sgf` records or a `.tar.xz` (or `.tar`) archive of them.
-        #[arg(long)]
-        records: PathBuf,
+        /// A directory of `*.sgf` records or a `.tar.xz` (or `.tar`) archive of them; repeated,
+        /// every source in turn.
+        #[arg(long, required = true)]
+        records: Vec<PathBuf>,
         #[command(flatten)]
         limits: LimitArgs,
         /// The table (default: the built-in 9x9 table).
@@ -113,11 +114,17 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
                     format!(" --base TABLE --free {free_names}"),
                 ),
             };
-            let source = records.file_name().map_or_else(
-                || records.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            );
-            let archive = records.is_file();
+            let source = records
+                .iter()
+                .map(|r| {
+                    r.file_name().map_or_else(
+                        || r.display().to_string(),
+                        |n| n.to_string_lossy().into_owned(),
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(" and ");
+            let archive = records.iter().any(|r| r.is_file());
             let rule = if archive {
                 "held out: the games whose name's FNV-1a hash is a multiple of 5"
             } else {
@@ -134,7 +141,7 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
             };
             let (what_records, limit_args) = if archive {
                 (
-                    "ARCHIVE",
+                    "ARCHIVE...",
                     format!(" --max-positions {}", limits.max_positions),
                 )
             } else {
@@ -179,7 +186,11 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
                     bail!(
                         "{} is stale: refit it with `tengen model fit --records {} --size {size}{with_base} --out {}`",
                         path.display(),
-                        records.display(),
+                        records
+                            .iter()
+                            .map(|r| r.display().to_string())
+                            .collect::<Vec<_>>()
+                            .join(" --records "),
                         path.display()
                     );
                 }
@@ -233,10 +244,15 @@ fn group(name: &str) -> Result<usize, String> {
     })
 }
 
-/// Reads and replays the records of `path` on every core into a bounded sample of positions
+/// Reads and replays the records of `paths` (in turn) on every core into a bounded sample of positions
 /// (the fitting games' only when `fitting`), with a progress bar on a terminal and a warning
 /// line for each record skipped, and a summary line at the end.
-fn load(path: &Path, size: BoardSize, limits: LimitArgs, fitting: bool) -> anyhow::Result<Sample> {
+fn load(
+    paths: &[PathBuf],
+    size: BoardSize,
+    limits: LimitArgs,
+    fitting: bool,
+) -> anyhow::Result<Sample> {
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let limits = Limits {
         fit: if fitting { limits.max_positions } else { 0 },
@@ -248,15 +264,27 @@ fn load(path: &Path, size: BoardSize, limits: LimitArgs, fitting: bool) -> anyho
         || -> anyhow::Result<(Sample, usize)> {
             let mut sampler = Sampler::new(size, limits, threads);
             let mut count = 0;
-            records::read(path, BATCH, &progress, |batch| {
-                count += batch.len();
-                sampler.add(&batch, &mut |w| {
-                    // On a terminal, over the progress bar's line.
-                    let clear = if terminal { "\r\x1b[K" } else { "" };
-                    eprintln!("{clear}warning: {w}");
-                });
-                Ok(())
-            })?;
+            for path in paths {
+                // Each source's name before its records' (a member's name is the archive's own).
+                let prefix = if path.is_file() {
+                    format!("{}:", path.display())
+                } else {
+                    String::new()
+                };
+                records::read(path, BATCH, &progress, |mut batch| {
+                    for r in &mut batch {
+                        // Ordinals run on through the sources.
+                        r.ordinal += count;
+                    }
+                    sampler.add(&batch, &mut |w| {
+                        // On a terminal, over the progress bar's line.
+                        let clear = if terminal { "\r\x1b[K" } else { "" };
+                        eprintln!("{clear}warning: {prefix}{w}");
+                    });
+                    Ok(())
+                })?;
+                count = progress.records.load(Ordering::Relaxed) as usize;
+            }
             Ok((sampler.finish(), count))
         },
         |elapsed| {
@@ -266,16 +294,20 @@ fn load(path: &Path, size: BoardSize, limits: LimitArgs, fitting: bool) -> anyho
             );
             (
                 done as f64 / total as f64,
-                format!("{}  {:.0} s", path.display(), elapsed.as_secs_f64()),
+                format!(
+                    "{} records  {:.0} s",
+                    progress.records.load(Ordering::Relaxed),
+                    elapsed.as_secs_f64()
+                ),
             )
         },
     )?;
     if sample.fit_games + sample.held_games == 0 {
-        bail!("no usable record in {} ({records} skipped)", path.display());
+        bail!("no usable record in {} ({records} skipped)", shown(paths));
     }
     eprintln!(
         "{}: {records} records, {} skipped; {} fitting games ({} positions, {} kept), {} held out ({} positions, {} kept)",
-        path.display(),
+        shown(paths),
         sample.skipped,
         sample.fit_games,
         sample.fit_seen,
@@ -285,4 +317,13 @@ fn load(path: &Path, size: BoardSize, limits: LimitArgs, fitting: bool) -> anyho
         sample.held.len()
     );
     Ok(sample)
+}
+
+/// The sources' paths, for a message.
+fn shown(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" and ")
 }

@@ -31,11 +31,13 @@ pub struct RawRecord {
 }
 
 /// How far a read has gone, for a progress bar: `done` of `total` units (files of a directory,
-/// compressed bytes of an archive).
+/// compressed bytes of an archive) of the source read now, and `records` handed on from every
+/// source so far.
 #[derive(Default)]
 pub struct ReadProgress {
     pub done: AtomicU64,
     pub total: AtomicU64,
+    pub records: AtomicU64,
 }
 
 /// The 64-bit FNV-1a hash of `bytes`: the archive's hold-out rule, and the seed of the
@@ -108,6 +110,7 @@ fn read_directory(
     }
     files.sort();
     progress.total.store(files.len() as u64, Ordering::Relaxed);
+    progress.done.store(0, Ordering::Relaxed);
     for (start, chunk) in (0..).step_by(batch).zip(files.chunks(batch)) {
         let records = chunk
             .iter()
@@ -152,6 +155,7 @@ fn read_archive(
         std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     progress.total.store(size, Ordering::Relaxed);
+    progress.done.store(0, Ordering::Relaxed);
     let count = Arc::new(AtomicU64::new(0));
     let counted = Counting {
         inner: BufReader::new(file),
@@ -195,10 +199,13 @@ fn read_archive(
         ordinal += 1;
         if pending.len() == batch {
             each(std::mem::take(&mut pending))?;
+            progress.records.fetch_add(batch as u64, Ordering::Relaxed);
         }
     }
     if !pending.is_empty() {
+        let n = pending.len() as u64;
         each(pending)?;
+        progress.records.fetch_add(n, Ordering::Relaxed);
     }
     if ordinal == 0 {
         bail!("no .sgf records in {}", path.display());
