@@ -118,19 +118,19 @@ fn the_models_predict_held_out_moves_at_their_recorded_rates() {
             RECORDS,
             TABLE,
             "9",
-            "4030 held-out positions: first choice 39.0 %, first three 64.6 %\n",
+            "4030 held-out positions: first choice 39.0 %, first three 64.6 %, mean log-likelihood -2.129\n",
         ),
         (
             RECORDS_19,
             TABLE_19,
             "19",
-            "853 held-out positions: first choice 32.2 %, first three 55.6 %\n",
+            "853 held-out positions: first choice 32.2 %, first three 55.6 %, mean log-likelihood -2.965\n",
         ),
         (
             RECORDS_19,
             TABLE_19_LINES,
             "19",
-            "853 held-out positions: first choice 34.4 %, first three 55.8 %\n",
+            "853 held-out positions: first choice 34.4 %, first three 55.8 %, mean log-likelihood -3.120\n",
         ),
     ] {
         let out = model([

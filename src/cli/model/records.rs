@@ -123,9 +123,9 @@ fn read_directory(
             })
             .collect();
         each(records)?;
-        progress
-            .done
-            .fetch_add(chunk.len() as u64, Ordering::Relaxed);
+        for counter in [&progress.done, &progress.records] {
+            counter.fetch_add(chunk.len() as u64, Ordering::Relaxed);
+        }
     }
     Ok(())
 }
