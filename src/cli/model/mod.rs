@@ -147,7 +147,7 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
             } else {
                 ("DIR", String::new())
             };
-            let about = vec![
+            let mut about = vec![
                 format!("tengen move model, {size}x{size}: {what}"),
                 format!(
                     "on {} positions{sampled} of {} of the {games} records in {source} ({rule})",
@@ -156,6 +156,13 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
                 ),
                 format!("made by: tengen model fit --records {what_records} --size {size}{limit_args}{how} --out FILE"),
             ];
+            if archive {
+                // What tests/model.rs compares with the shared records, without refitting.
+                about.push(format!(
+                    "records digest: {:016x} (FNV-1a of the sources' bytes, in order)",
+                    sources_digest(records)?
+                ));
+            }
             let started = std::time::Instant::now();
             let model = match &base {
                 None => fit(fitted, FitOptions::default(), about),
@@ -326,4 +333,15 @@ fn shown(paths: &[PathBuf]) -> String {
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(" and ")
+}
+
+/// The 64-bit FNV-1a hash of the bytes of every file among `paths`, one after the other (a
+/// directory adds nothing): what a table's header names its archives by.
+fn sources_digest(paths: &[PathBuf]) -> anyhow::Result<u64> {
+    let mut hash = records::fnv1a(b"");
+    for p in paths.iter().filter(|p| p.is_file()) {
+        let bytes = std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
+        hash = records::fnv1a_from(hash, &bytes);
+    }
+    Ok(hash)
 }

@@ -44,7 +44,13 @@ pub struct ReadProgress {
 /// position sample.
 #[must_use]
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+    fnv1a_from(0xcbf2_9ce4_8422_2325, bytes)
+}
+
+/// [`fnv1a`] of what was hashed into `hash`, followed by `bytes`.
+#[must_use]
+pub fn fnv1a_from(hash: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(hash, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }
