@@ -232,15 +232,19 @@ fn the_19x19_records_table_names_the_shared_records_it_was_fitted_on() {
         "--model",
         TABLE_19_RECORDS,
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(text.contains(
         "# made by: tengen model fit --records ARCHIVE... --size 19 --max-positions 100000 --out FILE\n"
     ));
     let paths: Vec<_> = SHARED_RECORDS.iter().map(|p| root.join(p)).collect();
     if !paths.iter().all(|p| p.is_file()) {
         let why = "../shared/data (the 19x19 records) is absent: the table's digest is not checked";
-        let required = std::env::var_os("TENGEN_REQUIRE_EXTERNAL")
-            .is_some_and(|v| !v.is_empty() && v != "0");
+        let required =
+            std::env::var_os("TENGEN_REQUIRE_EXTERNAL").is_some_and(|v| !v.is_empty() && v != "0");
         assert!(!required, "{why}, which TENGEN_REQUIRE_EXTERNAL=1 forbids");
         eprintln!("skipped: {why}");
         return;
@@ -248,7 +252,8 @@ fn the_19x19_records_table_names_the_shared_records_it_was_fitted_on() {
     let digest = paths.iter().fold(0xcbf2_9ce4_8422_2325, |h, p| {
         fnv1a(h, &std::fs::read(p).unwrap())
     });
-    let line = format!("# records digest: {digest:016x} (FNV-1a of the sources' bytes, in order)\n");
+    let line =
+        format!("# records digest: {digest:016x} (FNV-1a of the sources' bytes, in order)\n");
     assert!(
         text.contains(&line),
         "{TABLE_19_RECORDS} is stale (its records digest is not {digest:016x}): refit it with \
