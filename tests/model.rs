@@ -2,7 +2,8 @@
 //! `data/model-19x19-lines.tsv`, the 9x9 table with its line gammas refitted on the 19x19
 //! records) are what `tengen model fit` makes from the committed records (`data/records-9x9/`,
 //! `data/records-19x19/`): refit each and compare, and see the check fail on a changed or
-//! missing table.
+//! missing table. The table fitted on the shared records of strong 19x19 play
+//! (`data/model-19x19-records.tsv`) is checked by its header's digest of those records.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -13,6 +14,13 @@ const RECORDS_19: &str = "data/records-19x19";
 const TABLE_19: &str = "data/model-19x19.tsv";
 /// The 9x9 table with the line gammas refitted on the 19x19 records.
 const TABLE_19_LINES: &str = "data/model-19x19-lines.tsv";
+/// The 19x19 table fitted on the shared records of strong play (`../shared/data/`), and those
+/// records, in the order the table's command reads them.
+const TABLE_19_RECORDS: &str = "data/model-19x19-records.tsv";
+const SHARED_RECORDS: [&str; 2] = [
+    "../shared/data/records-19x19-ai.tar.xz",
+    "../shared/data/records-19x19-tygem-9d-2016-07.tar.xz",
+];
 
 /// Runs `tengen model ARGS...` in the crate's directory (where the records' paths hold).
 fn model<I: IntoIterator<Item = S>, S: AsRef<std::ffi::OsStr>>(args: I) -> Output {
@@ -118,19 +126,19 @@ fn the_models_predict_held_out_moves_at_their_recorded_rates() {
             RECORDS,
             TABLE,
             "9",
-            "4030 held-out positions: first choice 39.0 %, first three 64.6 %\n",
+            "4030 held-out positions: first choice 39.0 %, first three 64.6 %, mean log-likelihood -2.129\n",
         ),
         (
             RECORDS_19,
             TABLE_19,
             "19",
-            "853 held-out positions: first choice 32.2 %, first three 55.6 %\n",
+            "853 held-out positions: first choice 32.2 %, first three 55.6 %, mean log-likelihood -2.965\n",
         ),
         (
             RECORDS_19,
             TABLE_19_LINES,
             "19",
-            "853 held-out positions: first choice 34.4 %, first three 55.8 %\n",
+            "853 held-out positions: first choice 34.4 %, first three 55.8 %, mean log-likelihood -3.120\n",
         ),
     ] {
         let out = model([
@@ -175,6 +183,82 @@ fn bad_records_get_a_clear_error_and_no_table() {
     let out = run(&recs);
     assert!(matches!(out.status.code(), Some(1 | 2)));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("bad.sgf"), "{err}");
+    assert!(
+        err.contains("bad.sgf") && err.contains("no usable record"),
+        "{err}"
+    );
     assert_eq!(std::fs::read_to_string(&out_path).unwrap(), "keep me");
+    // Beside usable records, a bad one is skipped with one warning line naming it, and the
+    // run goes on.
+    for (k, game) in ["(;SZ[9];B[ee];W[cc];B[gg])", "(;SZ[9];B[dd];W[ff])"]
+        .iter()
+        .enumerate()
+    {
+        std::fs::write(recs.join(format!("good-{k}.sgf")), game).unwrap();
+    }
+    std::fs::write(recs.join("setup.sgf"), "(;SZ[9]AB[aa];B[ee])").unwrap();
+    let out = run(&recs);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning:")).collect();
+    assert_eq!(warnings.len(), 2, "{err}");
+    assert!(
+        warnings[0].contains("bad.sgf") && warnings[1].contains("setup.sgf"),
+        "{err}"
+    );
+    assert!(err.contains("4 records, 2 skipped"), "{err}");
+}
+
+/// 64-bit FNV-1a, as `tengen model fit` names its archives in a table's header.
+fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(hash, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[test]
+fn the_19x19_records_table_names_the_shared_records_it_was_fitted_on() {
+    // Refitting it takes minutes (data/README.md): this checks, cheaply, that the committed
+    // table is there, parses, and was fitted on today's shared records with today's settings.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join(TABLE_19_RECORDS))
+        .unwrap_or_else(|e| panic!("{TABLE_19_RECORDS} is missing: {e}"));
+    let out = model([
+        "eval",
+        "--records",
+        RECORDS_19,
+        "--size",
+        "19",
+        "--model",
+        TABLE_19_RECORDS,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains(
+        "# made by: tengen model fit --records ARCHIVE... --size 19 --max-positions 100000 --out FILE\n"
+    ));
+    let paths: Vec<_> = SHARED_RECORDS.iter().map(|p| root.join(p)).collect();
+    if !paths.iter().all(|p| p.is_file()) {
+        let why = "../shared/data (the 19x19 records) is absent: the table's digest is not checked";
+        let required =
+            std::env::var_os("TENGEN_REQUIRE_EXTERNAL").is_some_and(|v| !v.is_empty() && v != "0");
+        assert!(!required, "{why}, which TENGEN_REQUIRE_EXTERNAL=1 forbids");
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let digest = paths.iter().fold(0xcbf2_9ce4_8422_2325, |h, p| {
+        fnv1a(h, &std::fs::read(p).unwrap())
+    });
+    let line =
+        format!("# records digest: {digest:016x} (FNV-1a of the sources' bytes, in order)\n");
+    assert!(
+        text.contains(&line),
+        "{TABLE_19_RECORDS} is stale (its records digest is not {digest:016x}): refit it with \
+         `tengen model fit --records {} --records {} --size 19 --out {TABLE_19_RECORDS}`",
+        SHARED_RECORDS[0],
+        SHARED_RECORDS[1]
+    );
 }

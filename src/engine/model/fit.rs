@@ -15,6 +15,14 @@ use std::collections::BTreeMap;
 /// Number of feature groups.
 const GROUP_COUNT: usize = GROUPS.len();
 
+/// Every move of a position as its value index in each group, and which move was played.
+type Dense = (Vec<[u32; GROUP_COUNT]>, usize);
+
+/// Positions a pass's sums run over in order, one chunk on one thread: the chunks' sums are
+/// added in chunk order, so that a fit is the same whatever the number of threads (and one
+/// chunk, a sequential sum, below this many positions).
+const CHUNK: usize = 32_768;
+
 /// One recorded position: the features of every legal move, and which one was played.
 #[derive(Clone, Debug)]
 pub struct Position {
@@ -72,16 +80,16 @@ pub fn fit(positions: &[Position], opts: FitOptions, about: Vec<String>) -> Mode
             .map_or(0, |k| k + 1)
     };
     // Every move as dense value indices, one per group.
-    let dense: Vec<(Vec<[usize; GROUP_COUNT]>, usize)> = positions
+    let dense: Vec<Dense> = positions
         .iter()
         .map(|p| {
             let moves = p
                 .moves
                 .iter()
                 .map(|f| {
-                    let mut d = f.values.map(|v| v as usize);
+                    let mut d = f.values;
                     for g in [PATTERN, DIAMOND] {
-                        d[g] = index(g, f.values[g]);
+                        d[g] = index(g, f.values[g]) as u32;
                     }
                     d
                 })
@@ -147,16 +155,10 @@ pub fn refit(
     // Each move's value index in every group: its own value in a free group (small values,
     // which index their gammas directly), 0 in a held one (one gamma of 1, the held groups'
     // product being a fixed factor below).
-    let index = |f: &Features| -> [usize; GROUP_COUNT] {
-        std::array::from_fn(|g| {
-            if free.contains(&g) {
-                f.values[g] as usize
-            } else {
-                0
-            }
-        })
+    let index = |f: &Features| -> [u32; GROUP_COUNT] {
+        std::array::from_fn(|g| if free.contains(&g) { f.values[g] } else { 0 })
     };
-    let dense: Vec<(Vec<[usize; GROUP_COUNT]>, usize)> = positions
+    let dense: Vec<Dense> = positions
         .iter()
         .map(|p| (p.moves.iter().map(index).collect(), p.played))
         .collect();
@@ -200,9 +202,10 @@ pub fn refit(
 
 /// Minorization-maximization passes over the groups `free` (see the module's formula):
 /// `dense` holds every move's value index in each group, `held` (if any) a factor of each
-/// move's strength that no pass changes, `gammas[g][v]` the gammas, updated in place.
+/// move's strength that no pass changes, `gammas[g][v]` the gammas, updated in place. Each
+/// pass's sums run on every core, chunk by chunk ([`CHUNK`]).
 fn minorize(
-    dense: &[(Vec<[usize; GROUP_COUNT]>, usize)],
+    dense: &[Dense],
     held: Option<&[Vec<f64>]>,
     free: &[usize],
     gammas: &mut [Vec<f64>],
@@ -211,21 +214,57 @@ fn minorize(
     let mut wins: Vec<Vec<f64>> = gammas.iter().map(|g| vec![0.0; g.len()]).collect();
     for (moves, played) in dense {
         for (g, &v) in moves[*played].iter().enumerate() {
-            wins[g][v] += 1.0;
+            wins[g][v as usize] += 1.0;
         }
     }
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let chunks: Vec<(usize, &[Dense])> = (0..).step_by(CHUNK).zip(dense.chunks(CHUNK)).collect();
     for _ in 0..passes {
         for &g in free {
+            let current: &[Vec<f64>] = gammas;
+            // The sums of one chunk of positions.
+            let chunk_sum = |&(first, chunk): &(usize, &[Dense])| -> Vec<f64> {
+                let mut denom = vec![0.0f64; current[g].len()];
+                for (k, (moves, _)) in chunk.iter().enumerate() {
+                    let strength = |j: usize, m: &[u32; GROUP_COUNT]| -> f64 {
+                        let own: f64 = m
+                            .iter()
+                            .enumerate()
+                            .map(|(h, &v)| current[h][v as usize])
+                            .product();
+                        held.map_or(own, |h| own * h[first + k][j])
+                    };
+                    let total: f64 = moves.iter().enumerate().map(|(j, m)| strength(j, m)).sum();
+                    for (j, m) in moves.iter().enumerate() {
+                        // The other groups' product: the strength without this group's gamma.
+                        let v = m[g] as usize;
+                        denom[v] += strength(j, m) / current[g][v] / total;
+                    }
+                }
+                denom
+            };
+            let sums: Vec<Vec<f64>> = if chunks.len() == 1 || threads == 1 {
+                chunks.iter().map(chunk_sum).collect()
+            } else {
+                let per = chunks.len().div_ceil(threads);
+                std::thread::scope(|s| {
+                    let workers: Vec<_> = chunks
+                        .chunks(per)
+                        .map(|mine| s.spawn(move || mine.iter().map(chunk_sum).collect::<Vec<_>>()))
+                        .collect();
+                    workers
+                        .into_iter()
+                        .flat_map(|w| {
+                            w.join()
+                                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                        })
+                        .collect()
+                })
+            };
             let mut denom = vec![0.0f64; gammas[g].len()];
-            for (k, (moves, _)) in dense.iter().enumerate() {
-                let strength = |j: usize, m: &[usize; GROUP_COUNT]| -> f64 {
-                    let own: f64 = m.iter().enumerate().map(|(h, &v)| gammas[h][v]).product();
-                    held.map_or(own, |h| own * h[k][j])
-                };
-                let total: f64 = moves.iter().enumerate().map(|(j, m)| strength(j, m)).sum();
-                for (j, m) in moves.iter().enumerate() {
-                    // The other groups' product: the strength without this group's gamma.
-                    denom[m[g]] += strength(j, m) / gammas[g][m[g]] / total;
+            for sum in &sums {
+                for (d, x) in denom.iter_mut().zip(sum) {
+                    *d += x;
                 }
             }
             for (v, gm) in gammas[g].iter_mut().enumerate() {
@@ -233,6 +272,42 @@ fn minorize(
                     ((wins[g][v] + 1.0) / (denom[v] + 2.0 / (*gm + 1.0))).max(f64::from(MIN_GAMMA));
             }
         }
+    }
+}
+
+/// How well a model predicts recorded moves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Evaluation {
+    /// Share of positions whose played move is the model's first choice (ties share the
+    /// credit).
+    pub first: f64,
+    /// Share whose played move is among the first three.
+    pub three: f64,
+    /// Mean natural log of the probability the model gives the played move.
+    pub log_likelihood: f64,
+}
+
+/// [`prediction_rate`] and the mean log-likelihood of the played moves over `positions`
+/// (all zero for none).
+#[must_use]
+pub fn evaluate(model: &Model, positions: &[Position]) -> Evaluation {
+    let (first, three) = prediction_rate(model, positions);
+    let log_likelihood = if positions.is_empty() {
+        0.0
+    } else {
+        positions
+            .iter()
+            .map(|p| {
+                let total: f64 = p.moves.iter().map(|f| f64::from(model.gamma(f))).sum();
+                (f64::from(model.gamma(&p.moves[p.played])) / total).ln()
+            })
+            .sum::<f64>()
+            / positions.len() as f64
+    };
+    Evaluation {
+        first,
+        three,
+        log_likelihood,
     }
 }
 
