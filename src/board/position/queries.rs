@@ -237,4 +237,14 @@ impl<const N: usize, const W: usize> Board<N, W> {
         debug_assert!(self.geo.onboard().contains(r));
         &mut self.chains.as_flattened_mut()[r.min(Self::LAST)]
     }
+
+    /// The liberty count of the chain whose root is recorded at the bit index `i`, for any
+    /// index (a neighbour off the board, an empty point): exact when `i` holds a stone, any
+    /// number otherwise (a stale or never written entry, clamped to the tables as above), so a
+    /// caller reads all four neighbours without a branch and masks the answers by their cells.
+    #[inline(always)]
+    pub(super) fn libs_at_any(&self, i: usize) -> u32 {
+        let r = usize::from(self.root.as_flattened()[i.min(Self::LAST)]);
+        self.chains.as_flattened()[r.min(Self::LAST)].lib_count
+    }
 }

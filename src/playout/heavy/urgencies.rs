@@ -190,13 +190,11 @@ impl Mover<'_> {
         if board.cell_at(last) == cell_of((!c).index()) {
             near |= 1 << board.stone_libs(last).min(3);
         }
-        // Only the own neighbours, without a branch on each cell.
-        let around = board.geometry().around(last);
-        let mut own = bytes_eq(board.cells_around(last), cell_of(c.index()));
-        while own != 0 {
-            let q = around[(own.trailing_zeros() / 8) as usize & 3];
-            own &= own - 1;
-            near |= 1 << board.stone_libs(q).min(3);
+        // The four neighbours' counts read at once, the own ones kept by a mask: no branch on
+        // each cell (a loop over the own ones mispredicted its exit about once a move).
+        let own = bytes_eq(board.cells_around(last), cell_of(c.index()));
+        for (k, l) in board.libs_around(last).into_iter().enumerate() {
+            near |= (1 << l.min(3)) & 0u32.wrapping_sub((own >> (8 * k)) & 1);
         }
         near
     }
