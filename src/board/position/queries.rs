@@ -140,6 +140,9 @@ impl<const N: usize, const W: usize> Board<N, W> {
     pub(super) fn set_cell_in(&mut self, geo: Geometry<N, W>, i: usize, v: u8) {
         debug_assert!(geo == self.geo);
         let k = i.wrapping_add(geo.cell_offset());
+        // The codes change by the old and new values' difference: one XOR each, not a mask
+        // and an OR (cells hold 0 to 3, so the difference stays in the cell's two bits).
+        let delta = u16::from(self.cell[k & (MAILBOX - 1)] ^ v);
         self.cell[k & (MAILBOX - 1)] = v;
         let s = geo.s();
         let around = [
@@ -153,8 +156,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
             k.wrapping_sub(s + 1),
         ];
         for (r, j) in around.into_iter().enumerate() {
-            let code = &mut self.codes[j & (MAILBOX - 1)];
-            *code = (*code & !(3 << (2 * r))) | (u16::from(v) << (2 * r));
+            self.codes[j & (MAILBOX - 1)] ^= delta << (2 * r);
         }
     }
 
