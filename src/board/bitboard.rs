@@ -102,11 +102,18 @@ impl<const W: usize> Bitboard<W> {
     #[must_use]
     #[inline(always)]
     pub fn first(self) -> Option<usize> {
-        self.0
-            .iter()
-            .enumerate()
-            .find(|(_, &w)| w != 0)
-            .map(|(i, &w)| i * 64 + w.trailing_zeros() as usize)
+        // Every word looked at, from the last, the answer kept by a select: a search that
+        // stops at the first non-zero word mispredicted its exit about a quarter of the time
+        // in the heavy playout (a liberty or stone set of 9x9 straddles two words).
+        let mut r = Self::CAPACITY;
+        let mut k = W;
+        while k > 0 {
+            k -= 1;
+            let w = self.0[k];
+            let at = k * 64 + w.trailing_zeros() as usize;
+            r = if w != 0 { at } else { r };
+        }
+        (r < Self::CAPACITY).then_some(r)
     }
 
     /// Whether the two sets share an element.
