@@ -249,4 +249,12 @@ impl<const N: usize, const W: usize> Board<N, W> {
         let r = usize::from(self.root.as_flattened()[i.min(Self::LAST)]);
         self.chains.as_flattened()[r.min(Self::LAST)].lib_count
     }
+
+    /// The liberty set of the chain whose root is recorded at the bit index `i`, for any
+    /// index, as [`Self::libs_at_any`]: exact on a stone, any set otherwise.
+    #[inline(always)]
+    pub(super) fn libs_set_at_any(&self, i: usize) -> Bitboard<W> {
+        let r = usize::from(self.root.as_flattened()[i.min(Self::LAST)]);
+        self.chains.as_flattened()[r.min(Self::LAST)].libs
+    }
 }
