@@ -340,4 +340,24 @@ mod tests {
         assert_eq!(b.first(), Some(0));
         assert!(b.contains(191) && !b.contains(192) && !b.contains(usize::MAX));
     }
+
+    /// `first` is the iteration's first element, whichever word holds it, and `None` on the
+    /// empty set.
+    #[test]
+    fn first_is_the_smallest_element_in_any_word() {
+        assert_eq!(Bitboard::<6>::EMPTY.first(), None);
+        assert_eq!(Bitboard::<1>::EMPTY.first(), None);
+        for i in [0, 1, 63, 64, 127, 128, 200, 255, 320, 383] {
+            let mut b = Bitboard::<6>::single(i);
+            assert_eq!(b.first(), Some(i));
+            // Larger elements in this word and the later ones do not change it.
+            for j in [i + 1, i + 64, 383] {
+                if j < Bitboard::<6>::CAPACITY {
+                    b.insert(j);
+                }
+            }
+            assert_eq!(b.first(), b.iter().next());
+            assert_eq!(b.first(), Some(i));
+        }
+    }
 }
