@@ -69,20 +69,6 @@ impl<const W: usize> Bitboard<W> {
         was
     }
 
-    /// Removes `i` if `on`; returns 1 if it was removed, else 0. Without a branch on `on`, for
-    /// a caller that visits a fixed number of sets and masks the ones that do not count.
-    #[inline(always)]
-    pub fn take_where(&mut self, i: usize, on: bool) -> u32 {
-        let was = u32::from(on & self.contains(i));
-        let mask = 0u64.wrapping_sub(u64::from(was));
-        let mut s = Self::single(i);
-        for w in &mut s.0 {
-            *w &= mask;
-        }
-        *self -= s;
-        was
-    }
-
     /// Adds `i`; returns 1 if it was not in the set yet, else 0.
     #[inline(always)]
     pub fn put(&mut self, i: usize) -> u32 {

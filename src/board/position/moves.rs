@@ -45,15 +45,17 @@ impl<const N: usize, const W: usize> Board<N, W> {
         let mut lib_count = zero_bytes(cells).count_ones();
 
         // Opponent chains next to us lose the liberty: all four neighbours are visited, the
-        // others masked out (their chain entries rewritten unchanged), so that no branch
-        // depends on how many there are; the rare captures follow out of line.
+        // others masked out (their chain entries' liberty word rewritten unchanged), so that
+        // no branch depends on how many there are; the rare captures follow out of line.
         let opp = cell_of((!c).index());
         let mut dead = 0u32;
         for (k, &q) in around.iter().enumerate() {
             let is_opp = (cells >> (8 * k)) as u8 == opp;
             let ch = self.chain_at_any_mut(q);
-            let took = ch.libs.take_where(i, is_opp);
-            ch.lib_count -= took;
+            let word = &mut ch.libs.0[(i >> 6).min(W - 1)];
+            let took = ((*word >> (i & 63)) & 1) & u64::from(is_opp);
+            *word &= !(took << (i & 63));
+            ch.lib_count -= took as u32;
             dead |= u32::from(is_opp & (ch.lib_count == 0)) << k;
         }
         let mut captured = 0;
@@ -61,7 +63,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
             (captured, lib_count) = self.capture_around(geo, i, c, dead, &mut libs, lib_count);
         }
 
-        let own_bits = bytes_eq(cells, own);
+        let mut own_bits = bytes_eq(cells, own);
         let (merged_libs, merged_count) = if own_bits == 0 {
             self.set_root(i, i);
             *self.chain_mut(i) = Chain {
@@ -72,28 +74,42 @@ impl<const N: usize, const W: usize> Board<N, W> {
             };
             (libs, lib_count)
         } else {
-            // One own chain next to the stone (the common case) takes it on a straight path;
-            // two or more are merged out of line.
-            let roots = around.map(|q| self.root_at_any(q));
-            let first = roots[(own_bits.trailing_zeros() / 8) as usize & 3];
-            let mut others = 0u32;
-            for (k, &r) in roots.iter().enumerate() {
-                others |= (own_bits >> (8 * k)) & u32::from(r != first);
+            // The largest neighbouring chain absorbs the stone and the other chains, so that
+            // relabelling touches the fewest stones.
+            let neighbour = |bits: u32| around[(bits.trailing_zeros() / 8) as usize & 3];
+            let mut best = self.root_of(neighbour(own_bits));
+            let mut rest = own_bits & (own_bits - 1);
+            while rest != 0 {
+                let r = self.root_of(neighbour(rest));
+                rest &= rest - 1;
+                if self.chain(r).size > self.chain(best).size {
+                    best = r;
+                }
             }
-            let best = if others == 0 {
-                first
-            } else {
-                self.merge_around(own_bits, roots)
-            };
+            let mut merged = *self.chain(best);
+            merged.stones.insert(i);
+            merged.size += 1;
+            merged.libs |= libs;
             self.set_root(i, best);
-            let ch = self.chain_mut(best);
-            ch.stones.insert(i);
-            ch.size += 1;
-            ch.libs |= libs;
-            ch.libs.remove(i);
+            while own_bits != 0 {
+                let r = self.root_of(neighbour(own_bits));
+                own_bits &= own_bits - 1;
+                if r != best && !merged.stones.contains(r) {
+                    let other = *self.chain(r);
+                    merged.stones |= other.stones;
+                    merged.size += other.size;
+                    merged.libs |= other.libs;
+                    for s in other.stones {
+                        self.set_root(s, best);
+                    }
+                }
+            }
+            merged.libs.remove(i);
             // Counted from the stored chain: counting the words held in registers compiled to
             // a scalar popcount per word on the shared path, 2.5 times the instructions of
             // the vector one it gets from memory (`perf/build.md`).
+            let ch = self.chain_mut(best);
+            *ch = merged;
             ch.lib_count = ch.libs.count();
             (ch.libs, ch.lib_count)
         };
@@ -141,42 +157,6 @@ impl<const N: usize, const W: usize> Board<N, W> {
             lib_count += 1;
         }
         (captured, lib_count)
-    }
-
-    /// Merges the own chains next to a stone (at the neighbours whose byte of `own_bits` is
-    /// set, with roots `roots`) into the largest of them, relabelling the others' stones, and
-    /// returns its root. The stone itself is added by the caller. Out of line: two or more
-    /// distinct own chains next to a move are the rare case.
-    #[cold]
-    #[inline(never)]
-    fn merge_around(&mut self, own_bits: u32, roots: [usize; 4]) -> usize {
-        let root_at = |bits: u32| roots[(bits.trailing_zeros() / 8) as usize & 3];
-        let mut best = root_at(own_bits);
-        let mut rest = own_bits & (own_bits - 1);
-        while rest != 0 {
-            let r = root_at(rest);
-            rest &= rest - 1;
-            if self.chain(r).size > self.chain(best).size {
-                best = r;
-            }
-        }
-        let mut merged = *self.chain(best);
-        let mut bits = own_bits;
-        while bits != 0 {
-            let r = root_at(bits);
-            bits &= bits - 1;
-            if r != best && !merged.stones.contains(r) {
-                let other = *self.chain(r);
-                merged.stones |= other.stones;
-                merged.size += other.size;
-                merged.libs |= other.libs;
-                for s in other.stones {
-                    self.set_root(s, best);
-                }
-            }
-        }
-        *self.chain_mut(best) = merged;
-        best
     }
 
     /// Removes the chain rooted at `r` (colour `col`), giving its points as liberties to the

@@ -240,19 +240,11 @@ impl<const N: usize, const W: usize> Board<N, W> {
         &mut self.chains.as_flattened_mut()[r.min(Self::LAST)]
     }
 
-    /// The root recorded at the bit index `i`, for any index: exact on a stone, any point
-    /// otherwise (clamped to the tables as above).
-    #[inline(always)]
-    pub(super) fn root_at_any(&self, i: usize) -> usize {
-        usize::from(self.root.as_flattened()[i.min(Self::LAST)])
-    }
-
     /// The chain entry of the root recorded at the bit index `i`, for any index, as
-    /// [`Self::root_at_any`]: that of the stone's chain on a stone, any entry otherwise (a
-    /// caller that visits every neighbour writes such entries back unchanged).
+    /// [`Self::libs_at_any`]: that of the stone's chain on a stone, any entry otherwise.
     #[inline(always)]
     pub(super) fn chain_at_any_mut(&mut self, i: usize) -> &mut Chain<W> {
-        let r = self.root_at_any(i);
+        let r = usize::from(self.root.as_flattened()[i.min(Self::LAST)]);
         &mut self.chains.as_flattened_mut()[r.min(Self::LAST)]
     }
 
