@@ -44,23 +44,28 @@ impl<const N: usize, const W: usize> Board<N, W> {
         let mut libs = geo.neighbours_of(i) & self.empty;
         let mut lib_count = zero_bytes(cells).count_ones();
 
-        // Opponent chains next to us lose the liberty: all four neighbours are visited, the
-        // others masked out (their chain entries' liberty word rewritten unchanged), so that
-        // no branch depends on how many there are; the rare captures follow out of line.
-        let opp = cell_of((!c).index());
-        let mut dead = 0u32;
-        for (k, &q) in around.iter().enumerate() {
-            let is_opp = (cells >> (8 * k)) as u8 == opp;
-            let ch = self.chain_at_any_mut(q);
-            let word = &mut ch.libs.0[(i >> 6).min(W - 1)];
-            let took = ((*word >> (i & 63)) & 1) & u64::from(is_opp);
-            *word &= !(took << (i & 63));
-            ch.lib_count -= took as u32;
-            dead |= u32::from(is_opp & (ch.lib_count == 0)) << k;
-        }
+        // Opponent chains next to us lose the liberty; those left without any are captured
+        // (which also hands liberties to our chains next to them).
         let mut captured = 0;
-        if dead != 0 {
-            (captured, lib_count) = self.capture_around(geo, i, c, dead, &mut libs, lib_count);
+        let opp = cell_of((!c).index());
+        let mut opp_bits = bytes_eq(cells, opp);
+        while opp_bits != 0 {
+            let q = around[(opp_bits.trailing_zeros() / 8) as usize];
+            opp_bits &= opp_bits - 1;
+            if self.cell_in(geo, q) != opp {
+                // Captured a moment ago through another neighbour.
+                libs.insert(q);
+                lib_count += 1;
+                continue;
+            }
+            let r = self.root_of(q);
+            let ch = self.chain_mut(r);
+            ch.lib_count -= ch.libs.take(i);
+            if ch.lib_count == 0 {
+                captured += self.remove_chain(geo, r, !c, i);
+                libs.insert(q);
+                lib_count += 1;
+            }
         }
 
         let mut own_bits = bytes_eq(cells, own);
@@ -125,38 +130,6 @@ impl<const N: usize, const W: usize> Board<N, W> {
         if let Err(e) = self.verify() {
             panic!("board inconsistent after {c} {p:?}: {e}\n{self}");
         }
-    }
-
-    /// Removes the opponent chains left without liberties next to `i` (bit `k` of `dead` set
-    /// where neighbour `k`'s chain has none), in neighbour order; each such neighbour becomes
-    /// a liberty of the stone on `i`, added to `libs` and counted into `lib_count`. Returns the
-    /// stones removed and the new count. Out of line: a capture is a move in tens.
-    #[cold]
-    #[inline(never)]
-    fn capture_around(
-        &mut self,
-        geo: Geometry<N, W>,
-        i: usize,
-        c: Color,
-        mut dead: u32,
-        libs: &mut Bitboard<W>,
-        mut lib_count: u32,
-    ) -> (u32, u32) {
-        let around = geo.around(i);
-        let opp = cell_of((!c).index());
-        let mut captured = 0;
-        while dead != 0 {
-            let q = around[dead.trailing_zeros() as usize & 3];
-            dead &= dead - 1;
-            // Not an opponent's stone any more: captured a moment ago through another
-            // neighbour.
-            if self.cell_in(geo, q) == opp {
-                captured += self.remove_chain(geo, self.root_of(q), !c, i);
-            }
-            libs.insert(q);
-            lib_count += 1;
-        }
-        (captured, lib_count)
     }
 
     /// Removes the chain rooted at `r` (colour `col`), giving its points as liberties to the

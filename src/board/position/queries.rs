@@ -240,14 +240,6 @@ impl<const N: usize, const W: usize> Board<N, W> {
         &mut self.chains.as_flattened_mut()[r.min(Self::LAST)]
     }
 
-    /// The chain entry of the root recorded at the bit index `i`, for any index, as
-    /// [`Self::libs_at_any`]: that of the stone's chain on a stone, any entry otherwise.
-    #[inline(always)]
-    pub(super) fn chain_at_any_mut(&mut self, i: usize) -> &mut Chain<W> {
-        let r = usize::from(self.root.as_flattened()[i.min(Self::LAST)]);
-        &mut self.chains.as_flattened_mut()[r.min(Self::LAST)]
-    }
-
     /// The liberty count of the chain whose root is recorded at the bit index `i`, for any
     /// index (a neighbour off the board, an empty point): exact when `i` holds a stone, any
     /// number otherwise (a stale or never written entry, clamped to the tables as above), so a
