@@ -21,6 +21,7 @@
 pub mod features;
 pub mod fit;
 
+use crate::mcts::LargeModel;
 use features::{Features, DIAMOND, GROUPS, PATTERN, VALUES};
 use std::fmt::Write as _;
 use std::sync::OnceLock;
@@ -329,28 +330,34 @@ pub const TABLE_9X9: &str = include_str!("../../../data/model-9x9.tsv");
 /// data/model-9x9.tsv --free line`), as text.
 pub const TABLE_19X19_LINES: &str = include_str!("../../../data/model-19x19-lines.tsv");
 
-/// The table lent to boards of side `n` in place of the 9x9 one, if there is one (19x19:
-/// [`TABLE_19X19_LINES`], read under [`crate::mcts::Params::model_own_lines`]), parsed on
-/// first use.
+/// The table fitted on the strong 19x19 records (`tengen model fit --records ARCHIVE...`), as
+/// text.
+pub const TABLE_19X19_RECORDS: &str = include_str!("../../../data/model-19x19-records.tsv");
+
+/// The table lent to boards of side `n` in place of the 9x9 one under `which`, if there is one:
+/// [`LargeModel::Lines`] lends [`TABLE_19X19_LINES`] to 19x19, [`LargeModel::Records`] lends
+/// [`TABLE_19X19_RECORDS`] to 13x13 and up. Each is parsed on first use (the records table
+/// in about a millisecond, `perf/strength.md`).
 #[must_use]
-pub fn lent(n: usize) -> Option<&'static Model> {
-    static NINETEEN: OnceLock<Option<Model>> = OnceLock::new();
-    if n != 19 {
-        return None;
+pub fn lent(n: usize, which: LargeModel) -> Option<&'static Model> {
+    static LINES: OnceLock<Option<Model>> = OnceLock::new();
+    static RECORDS: OnceLock<Option<Model>> = OnceLock::new();
+    match which {
+        LargeModel::Lines if n == 19 => LINES.get_or_init(|| Model::parse(TABLE_19X19_LINES).ok()),
+        LargeModel::Records if n >= 13 => {
+            RECORDS.get_or_init(|| Model::parse(TABLE_19X19_RECORDS).ok())
+        }
+        _ => return None,
     }
-    NINETEEN
-        .get_or_init(|| Model::parse(TABLE_19X19_LINES).ok())
-        .as_ref()
+    .as_ref()
 }
 
 /// The table the search reads on boards of side `n` when the move model is on every size
-/// ([`crate::mcts::Params::model_every_size`]): `n`'s own, else the lent one when `own_lines`
-/// ([`crate::mcts::Params::model_own_lines`]), else the 9x9 one.
+/// ([`crate::mcts::Params::model_every_size`]): `n`'s own, else the one `which` lends
+/// ([`crate::mcts::Params::model_19x19`]), else the 9x9 one.
 #[must_use]
-pub fn for_side(n: usize, own_lines: bool) -> Option<&'static Model> {
-    builtin(n)
-        .or_else(|| own_lines.then(|| lent(n)).flatten())
-        .or_else(|| builtin(9))
+pub fn for_side(n: usize, which: LargeModel) -> Option<&'static Model> {
+    builtin(n).or_else(|| lent(n, which)).or_else(|| builtin(9))
 }
 
 /// The built-in model of boards of side `n`, if there is one (9x9 only), parsed on first use.
@@ -391,9 +398,10 @@ mod tests {
     fn the_lent_19x19_table_is_the_9x9_table_with_its_own_lines() {
         let (nine, lent19) = (
             builtin(9).unwrap(),
-            lent(19).expect("data/model-19x19-lines.tsv"),
+            lent(19, LargeModel::Lines).expect("data/model-19x19-lines.tsv"),
         );
-        assert!(lent(9).is_none() && lent(13).is_none());
+        assert!(lent(9, LargeModel::Lines).is_none() && lent(13, LargeModel::Lines).is_none());
+        assert!(lent(19, LargeModel::Nine).is_none());
         let line = GROUPS.iter().position(|g| *g == "line").unwrap();
         for (g, (a, b)) in nine.gammas.iter().zip(&lent19.gammas).enumerate() {
             if g == line {
@@ -403,6 +411,32 @@ mod tests {
             }
         }
         assert!(nine.patterns == lent19.patterns && nine.known_diamonds == lent19.known_diamonds);
+    }
+
+    /// The records table parses, is lent to 13x13 and 19x19 only under
+    /// [`LargeModel::Records`], and is a table of its own (not the 9x9 one's patterns).
+    #[test]
+    fn the_records_table_is_lent_to_large_boards() {
+        let records = lent(19, LargeModel::Records).expect("data/model-19x19-records.tsv");
+        assert!(std::ptr::eq(
+            records,
+            lent(13, LargeModel::Records).unwrap()
+        ));
+        assert!(lent(9, LargeModel::Records).is_none() && lent(11, LargeModel::Records).is_none());
+        assert!(std::ptr::eq(
+            for_side(19, LargeModel::Records).unwrap(),
+            records
+        ));
+        assert!(std::ptr::eq(
+            for_side(13, LargeModel::Lines).unwrap(),
+            builtin(9).unwrap()
+        ));
+        assert!(std::ptr::eq(
+            for_side(9, LargeModel::Records).unwrap(),
+            builtin(9).unwrap()
+        ));
+        assert!(records.patterns != builtin(9).unwrap().patterns);
+        assert_eq!(Model::parse(&records.to_text()).unwrap(), *records);
     }
 
     #[test]
