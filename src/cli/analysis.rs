@@ -30,9 +30,9 @@ pub struct AnalysisArgs {
     #[arg(long, default_value_t = Params::default().seed, value_parser = seed,
           allow_negative_numbers = true)]
     pub seed: u64,
-    /// The move model's table on 13x13 and larger boards: `nine`, `lines` or `records`, as
-    /// `tengen gtp --model-19x19` says. [default: lines]
-    #[arg(long, value_name = "nine|lines|records")]
+    /// The move model's table on 13x13 and larger boards: `nine`, `lines`, `records` or
+    /// `large`, as `tengen gtp --model-19x19` says. [default: lines]
+    #[arg(long, value_name = "nine|lines|records|large")]
     pub model_19x19: Option<LargeModelArg>,
     #[command(flatten)]
     pub policy: PolicyArgs,

@@ -258,6 +258,7 @@ pub enum LargeModelArg {
     Nine,
     Lines,
     Records,
+    Large,
 }
 
 /// `--flat-outcome`.
@@ -441,6 +442,7 @@ impl GtpArgs {
                 (Some(LargeModelArg::Nine), _) | (None, Some(false)) => LargeModel::Nine,
                 (Some(LargeModelArg::Lines), _) | (None, Some(true)) => LargeModel::Lines,
                 (Some(LargeModelArg::Records), _) => LargeModel::Records,
+                (Some(LargeModelArg::Large), _) => LargeModel::Large,
                 (None, None) => base.model_19x19,
             },
             amaf_plies: self.amaf_plies.unwrap_or(base.amaf_plies),
@@ -594,6 +596,7 @@ mod tests {
             Ok(LargeModel::Records)
         );
         assert_eq!(large(&["--model-19x19", "nine"]), Ok(LargeModel::Nine));
+        assert_eq!(large(&["--model-19x19", "large"]), Ok(LargeModel::Large));
         assert_eq!(
             large(&["--preset", "light", "--model-19x19", "lines"]),
             Ok(LargeModel::Lines)

@@ -450,7 +450,8 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
                             last,
                             second,
                         );
-                        (*g, *l) = (m.gamma(&f), n);
+                        let large = m.large_gamma_at(b, c, p.index());
+                        (*g, *l) = (m.gamma(&f) * large, n);
                     }
                 }
                 (strength, libs)

@@ -152,6 +152,9 @@ pub enum LargeModel {
     /// On 13x13 and 19x19, the table fitted on the strong 19x19 records
     /// (`data/model-19x19-records.tsv`).
     Records,
+    /// On 13x13 and 19x19, the table fitted on the same records with large patterns as well
+    /// (`data/model-19x19-large.tsv`).
+    Large,
 }
 
 /// Where prior knowledge seeds a new child ([`Params::prior_into`]).

@@ -20,9 +20,11 @@
 
 pub mod features;
 pub mod fit;
+pub mod large;
 
 use crate::mcts::LargeModel;
 use features::{Features, DIAMOND, GROUPS, PATTERN, VALUES};
+use large::LargeHashes;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
@@ -61,6 +63,13 @@ pub struct Model {
     known_diamonds: Vec<(u32, f32)>,
     /// Gamma of the diamonds without their own value.
     other_diamond: f32,
+    /// The large patterns with a value of their own ([`large`]: names of every radius), in
+    /// an open-addressing table: a move's factor is its largest known pattern's gamma.
+    large: DiamondTable,
+    /// The same, in increasing order of name (what the table's text lists).
+    known_large: Vec<(u32, f32)>,
+    /// Gamma of a move none of whose large patterns is known (1 in a table without them).
+    other_large: f32,
     /// Header lines of the table (what it was fitted on), without the leading `# `.
     about: Vec<String>,
 }
@@ -81,6 +90,9 @@ impl Model {
             diamonds: DiamondTable::new(&[]),
             known_diamonds: Vec::new(),
             other_diamond: 1.0,
+            large: DiamondTable::new(&[]),
+            known_large: Vec::new(),
+            other_large: 1.0,
             about: Vec::new(),
         }
     }
@@ -101,6 +113,53 @@ impl Model {
         self.diamonds = DiamondTable::new(&all);
         self.known_diamonds = known;
         self.other_diamond = other;
+    }
+
+    /// Sets the large patterns' gammas: `known` as (name, gamma), `other` for the rest.
+    fn set_large(&mut self, mut known: Vec<(u32, f32)>, other: f32) {
+        known.sort_by_key(|d| d.0);
+        self.large = DiamondTable::new(&known);
+        self.known_large = known;
+        self.other_large = other;
+    }
+
+    /// Whether the table knows large patterns (else [`Self::large_gamma`] is always 1 and a
+    /// caller need not compute them).
+    #[must_use]
+    pub fn has_large(&self) -> bool {
+        !self.known_large.is_empty()
+    }
+
+    /// The factor of a move whose large patterns are `names`: the gamma of the largest one the
+    /// table knows, else the others' gamma.
+    #[must_use]
+    #[inline]
+    pub fn large_gamma(&self, names: &LargeHashes) -> f32 {
+        names
+            .iter()
+            .rev()
+            .find_map(|&h| self.large.get(h))
+            .unwrap_or(self.other_large)
+    }
+
+    /// [`Self::large_gamma`] of `c`'s move at the empty point `i`, computing its patterns'
+    /// names only up to the first one the table lacks (the known ones nest, see
+    /// [`large::large_hashes_while`]); 1 in a table without large patterns.
+    #[must_use]
+    pub fn large_gamma_at<const N: usize, const W: usize>(
+        &self,
+        board: &crate::board::Board<N, W>,
+        c: crate::board::Color,
+        i: usize,
+    ) -> f32 {
+        if !self.has_large() {
+            return 1.0;
+        }
+        let mut g = self.other_large;
+        large::large_hashes_while(board, c, i, |_, name| {
+            self.large.get(name).map(|x| g = x).is_some()
+        });
+        g
     }
 
     /// The strength of a move with features `f`.
@@ -165,6 +224,12 @@ impl Model {
         for &(code, g) in &self.known_diamonds {
             let _ = writeln!(s, "diamond\t{code:06x}\t{g:.6e}");
         }
+        if self.has_large() {
+            let _ = writeln!(s, "large\tother\t{:.6e}", self.other_large);
+            for &(name, g) in &self.known_large {
+                let _ = writeln!(s, "large\t{name:08x}\t{g:.6e}");
+            }
+        }
         s
     }
 
@@ -175,8 +240,8 @@ impl Model {
     pub fn parse(text: &str) -> Result<Model, String> {
         let mut m = Model::uniform();
         let mut seen: [Vec<bool>; 9] = VALUES.map(|n| vec![false; n]);
-        let (mut other, mut other_diamond) = (None, None);
-        let (mut pats, mut diamonds) = (Vec::new(), Vec::new());
+        let (mut other, mut other_diamond, mut other_large) = (None, None, None);
+        let (mut pats, mut diamonds, mut larges) = (Vec::new(), Vec::new(), Vec::new());
         for (n, line) in text.lines().enumerate() {
             let bad = |why: &str| format!("model line {}: {why}: {line:?}", n + 1);
             if let Some(h) = line.strip_prefix('#') {
@@ -196,6 +261,18 @@ impl Model {
             let gamma: f32 = gamma.parse().map_err(|_| bad("bad gamma"))?;
             if !(gamma.is_finite() && gamma >= MIN_GAMMA) {
                 return Err(bad("gamma out of range"));
+            }
+            if group == "large" {
+                if value == "other" {
+                    other_large = Some(gamma);
+                } else {
+                    let name = u32::from_str_radix(value, 16)
+                        .ok()
+                        .filter(|&h| h != 0 && h != u32::MAX && value.len() == 8)
+                        .ok_or_else(|| bad("bad name (eight hex digits)"))?;
+                    larges.push((name, gamma));
+                }
+                continue;
             }
             let k = GROUPS
                 .iter()
@@ -256,6 +333,17 @@ impl Model {
             }
         }
         m.set_diamonds(diamonds, other_diamond);
+        larges.sort_by_key(|d| d.0);
+        if let Some(w) = larges.windows(2).find(|w| w[0].0 == w[1].0) {
+            return Err(format!("model: large pattern {:08x} given twice", w[0].0));
+        }
+        let other_large = match (other_large, larges.is_empty()) {
+            (Some(g), false) => g,
+            (None, true) => 1.0,
+            (Some(_), true) => return Err("model: large patterns' other gamma without any".into()),
+            (None, false) => return Err("model: no gamma for the other large patterns".into()),
+        };
+        m.set_large(larges, other_large);
         Ok(m)
     }
 
@@ -266,7 +354,7 @@ impl Model {
     }
 }
 
-/// Gammas of diamond codes in an open-addressing table with linear probing, at most half
+/// Gammas of diamond codes (and of large patterns' names) in an open-addressing table with linear probing, at most half
 /// full: read at every expansion for every legal move, a lookup is a multiply and one or two
 /// probes. (A binary search over the sorted codes cost 3.6 % more instructions of a 9x9
 /// search, `perf/search.md`.)
@@ -279,10 +367,10 @@ struct DiamondTable {
 }
 
 impl DiamondTable {
-    /// No diamond code has it: codes are 24 bits.
+    /// No code has it: diamond codes are 24 bits, large patterns' names are below it.
     const EMPTY: u32 = u32::MAX;
 
-    /// A table of `entries` (distinct codes below 2^24).
+    /// A table of `entries` (distinct codes other than [`Self::EMPTY`]).
     fn new(entries: &[(u32, f32)]) -> DiamondTable {
         let bits = (2 * entries.len())
             .max(2)
@@ -334,19 +422,25 @@ pub const TABLE_19X19_LINES: &str = include_str!("../../../data/model-19x19-line
 /// text.
 pub const TABLE_19X19_RECORDS: &str = include_str!("../../../data/model-19x19-records.tsv");
 
+/// The table fitted on the same records with large patterns as well (`tengen model fit
+/// --records ARCHIVE... --large-patterns 3`), as text.
+pub const TABLE_19X19_LARGE: &str = include_str!("../../../data/model-19x19-large.tsv");
+
 /// The table lent to boards of side `n` in place of the 9x9 one under `which`, if there is one:
-/// [`LargeModel::Lines`] lends [`TABLE_19X19_LINES`] to 19x19, [`LargeModel::Records`] lends
-/// [`TABLE_19X19_RECORDS`] to 13x13 and up. Each is parsed on first use (the records table
-/// in about a millisecond, `perf/strength.md`).
+/// [`LargeModel::Lines`] lends [`TABLE_19X19_LINES`] to 19x19, [`LargeModel::Records`]
+/// [`TABLE_19X19_RECORDS`] and [`LargeModel::Large`] [`TABLE_19X19_LARGE`] to 13x13 and up.
+/// Each is parsed on first use (a few milliseconds, `perf/strength.md`).
 #[must_use]
 pub fn lent(n: usize, which: LargeModel) -> Option<&'static Model> {
     static LINES: OnceLock<Option<Model>> = OnceLock::new();
     static RECORDS: OnceLock<Option<Model>> = OnceLock::new();
+    static LARGE: OnceLock<Option<Model>> = OnceLock::new();
     match which {
         LargeModel::Lines if n == 19 => LINES.get_or_init(|| Model::parse(TABLE_19X19_LINES).ok()),
         LargeModel::Records if n >= 13 => {
             RECORDS.get_or_init(|| Model::parse(TABLE_19X19_RECORDS).ok())
         }
+        LargeModel::Large if n >= 13 => LARGE.get_or_init(|| Model::parse(TABLE_19X19_LARGE).ok()),
         _ => return None,
     }
     .as_ref()
@@ -439,10 +533,61 @@ mod tests {
         assert_eq!(Model::parse(&records.to_text()).unwrap(), *records);
     }
 
+    /// The large-pattern table is lent like the records table, knows large patterns, and
+    /// the engine's early-stopping read of a move's factor is the full read's on a seeded
+    /// random 19x19 game (every empty point, both colours, every tenth move).
+    #[test]
+    fn the_large_table_reads_the_same_stopping_early() {
+        use crate::board::{Board19, Move};
+        let m = lent(19, LargeModel::Large).expect("data/model-19x19-large.tsv");
+        assert!(std::ptr::eq(m, lent(13, LargeModel::Large).unwrap()));
+        assert!(lent(9, LargeModel::Large).is_none() && m.has_large());
+        assert!(!lent(19, LargeModel::Records).unwrap().has_large());
+        let mut b = Board19::new();
+        let mut seed = 0x853c_49e6_748f_ea9bu64;
+        let (mut c, mut known, mut played) = (crate::board::Color::Black, 0, 0);
+        while played < 160 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            if played % 10 == 0 {
+                for p in b.points() {
+                    let i = p.index();
+                    if b.cell_at(i) != 0 {
+                        continue;
+                    }
+                    for side in [c, !c] {
+                        let full = m.large_gamma(&large::large_hashes(&b, side, i));
+                        assert_eq!(m.large_gamma_at(&b, side, i), full, "{i}");
+                        known += usize::from(full != m.other_large);
+                    }
+                }
+            }
+            let p = b
+                .point((seed % 19) as usize, ((seed >> 8) % 19) as usize)
+                .unwrap();
+            if b.play(c, Move::Play(p)).is_ok() {
+                played += 1;
+                c = !c;
+            }
+        }
+        assert!(known > 100, "{known} moves with a known large pattern");
+    }
+
     #[test]
     fn bad_tables_are_refused_with_the_line() {
         let good = Model::uniform().to_text();
         assert_eq!(Model::parse(&good).unwrap(), Model::uniform());
+        // Large patterns: the largest known one's gamma, written back as read.
+        let with_large =
+            format!("{good}large\tother\t5e-1\nlarge\t0000abcd\t3\nlarge\t00000007\t2\n");
+        let m = Model::parse(&with_large).unwrap();
+        assert!(m.has_large() && !Model::uniform().has_large());
+        assert_eq!(m.large_gamma(&[0xabcd, 1, 2, 3, 7, 9]), 2.0);
+        assert_eq!(m.large_gamma(&[0xabcd, 1, 2, 3, 4, 9]), 3.0);
+        assert_eq!(m.large_gamma(&[1, 2, 3, 4, 5, 6]), 0.5);
+        assert_eq!(Model::uniform().large_gamma(&[0xabcd, 1, 2, 3, 7, 9]), 1.0);
+        assert_eq!(Model::parse(&m.to_text()).unwrap(), m);
         let no_other = good.replace("pattern\tother\t1.000000e0\n", "");
         assert!(Model::parse(&no_other)
             .unwrap_err()
@@ -461,6 +606,14 @@ mod tests {
             ("diamond\t001000\t1\n", "bad code"),
             ("diamond\t1000000\t1\n", "bad code"),
             ("diamond\t000001\t1\ndiamond\t000001\t2\n", "given twice"),
+            ("large\t0000abcd\t1\n", "other large patterns"),
+            ("large\tother\t1\n", "without any"),
+            ("large\tother\t1\nlarge\tabcd\t2\n", "bad name"),
+            ("large\tother\t1\nlarge\tffffffff\t2\n", "bad name"),
+            (
+                "large\tother\t1\nlarge\t0000abcd\t2\nlarge\t0000abcd\t3\n",
+                "given twice",
+            ),
             ("capture 0 1\n", "three tab-separated"),
         ] {
             let e = Model::parse(&format!("{good}{bad}")).unwrap_err();

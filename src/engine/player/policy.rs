@@ -30,13 +30,14 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
                     return -1.0;
                 }
                 table.map_or(1.0, |m| {
+                    let large = m.large_gamma_at(b, c, p.index());
                     m.gamma(&model::features::features(
                         b,
                         c,
                         p.index(),
                         last,
                         second_last,
-                    ))
+                    )) * large
                 })
             })
             .collect();
