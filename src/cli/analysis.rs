@@ -1,6 +1,6 @@
 //! `tengen analysis`: the JSON analysis protocol on stdin and stdout (see [`crate::analysis`]).
 
-use super::gtp::{max_nodes, playouts, seed, threads, LargeModelArg};
+use super::gtp::{large_model_arg, max_nodes, playouts, seed, threads, LargeModelArg};
 use super::{GtpArgs, PolicyArgs};
 use crate::analysis::{self, Settings, DEFAULT_VISITS};
 use crate::engine::Params;
@@ -32,7 +32,7 @@ pub struct AnalysisArgs {
     pub seed: u64,
     /// The move model's table on 13x13 and larger boards: `nine`, `lines`, `records` or
     /// `large`, as `tengen gtp --model-19x19` says. [default: lines]
-    #[arg(long, value_name = "nine|lines|records|large")]
+    #[arg(long, value_name = "nine|lines|records|large", value_parser = large_model_arg)]
     pub model_19x19: Option<LargeModelArg>,
     #[command(flatten)]
     pub policy: PolicyArgs,

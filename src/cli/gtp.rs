@@ -195,11 +195,13 @@ pub struct GtpArgs {
     /// With --model-every-size: the table boards of 13x13 and larger read. `nine`: the 9x9
     /// table; `lines`: on 19x19 the 9x9 table with line gammas fitted on 19x19 records (what
     /// --model-own-lines turns on); `records`: on 13x13 and 19x19 the table fitted on strong
-    /// 19x19 records (`data/model-19x19-records.tsv`). [default: lines in the default preset,
+    /// 19x19 records (`data/model-19x19-records.tsv`, read from the checkout); `large`: that
+    /// with large patterns (`data/model-19x19-large.tsv`). [default: lines in the default preset,
     /// nine in the others]
     #[arg(
         long,
-        value_name = "nine|lines|records",
+        value_name = "nine|lines|records|large",
+        value_parser = large_model_arg,
         conflicts_with = "model_own_lines"
     )]
     pub model_19x19: Option<LargeModelArg>,
@@ -259,6 +261,27 @@ pub enum LargeModelArg {
     Lines,
     Records,
     Large,
+}
+
+impl LargeModelArg {
+    fn model(self) -> LargeModel {
+        match self {
+            LargeModelArg::Nine => LargeModel::Nine,
+            LargeModelArg::Lines => LargeModel::Lines,
+            LargeModelArg::Records => LargeModel::Records,
+            LargeModelArg::Large => LargeModel::Large,
+        }
+    }
+}
+
+/// `--model-19x19`'s value, whose table must be readable: the tables fitted on the records are
+/// read from the checkout's `data/` (see `model::large_table`), so a missing or broken file is
+/// refused here, with its path, not found in the middle of a game.
+pub fn large_model_arg(s: &str) -> Result<LargeModelArg, String> {
+    let arg = LargeModelArg::from_str(s, true)
+        .map_err(|_| "expected nine, lines, records or large".to_string())?;
+    crate::engine::model::large_table(arg.model())?;
+    Ok(arg)
 }
 
 /// `--flat-outcome`.
@@ -439,10 +462,9 @@ impl GtpArgs {
             model_prior: self.model_prior.unwrap_or(base.model_prior),
             model_every_size: self.model_every_size.unwrap_or(base.model_every_size),
             model_19x19: match (self.model_19x19, self.model_own_lines) {
-                (Some(LargeModelArg::Nine), _) | (None, Some(false)) => LargeModel::Nine,
-                (Some(LargeModelArg::Lines), _) | (None, Some(true)) => LargeModel::Lines,
-                (Some(LargeModelArg::Records), _) => LargeModel::Records,
-                (Some(LargeModelArg::Large), _) => LargeModel::Large,
+                (Some(arg), _) => arg.model(),
+                (None, Some(false)) => LargeModel::Nine,
+                (None, Some(true)) => LargeModel::Lines,
                 (None, None) => base.model_19x19,
             },
             amaf_plies: self.amaf_plies.unwrap_or(base.amaf_plies),

@@ -422,32 +422,72 @@ pub const TABLE_9X9: &str = include_str!("../../../data/model-9x9.tsv");
 /// data/model-9x9.tsv --free line`), as text.
 pub const TABLE_19X19_LINES: &str = include_str!("../../../data/model-19x19-lines.tsv");
 
-/// The table fitted on the strong 19x19 records (`tengen model fit --records ARCHIVE...`), as
-/// text.
-pub const TABLE_19X19_RECORDS: &str = include_str!("../../../data/model-19x19-records.tsv");
+/// Where the table fitted on the strong 19x19 records (`tengen model fit --records
+/// ARCHIVE...`) is read from: the checkout's `data/` directory, whose path is fixed when the
+/// binary is built.
+///
+/// The two tables fitted on the records are read at first use, not compiled in: together they
+/// are 0.58 MB of text, which would take the release binary past its 6.5 MB bar
+/// (`perf/build.md`). Parsing one takes a few milliseconds.
+pub const TABLE_19X19_RECORDS_FILE: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/data/model-19x19-records.tsv");
 
-/// The table fitted on the same records with large patterns as well (`tengen model fit
-/// --records ARCHIVE... --large-patterns 3`), as text.
-pub const TABLE_19X19_LARGE: &str = include_str!("../../../data/model-19x19-large.tsv");
+/// Where the table fitted on the same records with large patterns as well (`tengen model fit
+/// --records ARCHIVE... --large-patterns 3`) is read from (see [`TABLE_19X19_RECORDS_FILE`]).
+pub const TABLE_19X19_LARGE_FILE: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/data/model-19x19-large.tsv");
+
+/// The largest table file read (a committed table is well under 1 MB).
+const MAX_TABLE_BYTES: u64 = 16 << 20;
+
+/// Reads and parses the table at `path`, saying which file failed and why.
+fn read_table(path: &str) -> Result<Model, String> {
+    let too_large = |n: u64| format!("{path}: {n} bytes, more than a table's {MAX_TABLE_BYTES}");
+    let n = std::fs::metadata(path)
+        .map_err(|e| format!("{path}: {e}"))?
+        .len();
+    if n > MAX_TABLE_BYTES {
+        return Err(too_large(n));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    Model::parse(&text).map_err(|e| format!("{path}: {e}"))
+}
+
+/// The table `which` chooses for 13x13 and larger boards, read and parsed on first use: for
+/// [`LargeModel::Records`] and [`LargeModel::Large`], the file's table or why it cannot be
+/// read (`--model-19x19` checks this when it is given); for the others, the compiled-in
+/// table that [`lent`] gives 19x19.
+pub fn large_table(which: LargeModel) -> Result<&'static Model, String> {
+    static LINES: OnceLock<Result<Model, String>> = OnceLock::new();
+    static RECORDS: OnceLock<Result<Model, String>> = OnceLock::new();
+    static LARGE: OnceLock<Result<Model, String>> = OnceLock::new();
+    match which {
+        LargeModel::Nine => builtin(9).ok_or_else(|| "data/model-9x9.tsv".to_string()),
+        LargeModel::Lines => LINES
+            .get_or_init(|| Model::parse(TABLE_19X19_LINES))
+            .as_ref()
+            .map_err(Clone::clone),
+        LargeModel::Records => RECORDS
+            .get_or_init(|| read_table(TABLE_19X19_RECORDS_FILE))
+            .as_ref()
+            .map_err(Clone::clone),
+        LargeModel::Large => LARGE
+            .get_or_init(|| read_table(TABLE_19X19_LARGE_FILE))
+            .as_ref()
+            .map_err(Clone::clone),
+    }
+}
 
 /// The table lent to boards of side `n` in place of the 9x9 one under `which`, if there is one:
-/// [`LargeModel::Lines`] lends [`TABLE_19X19_LINES`] to 19x19, [`LargeModel::Records`]
-/// [`TABLE_19X19_RECORDS`] and [`LargeModel::Large`] [`TABLE_19X19_LARGE`] to 13x13 and up.
-/// Each is parsed on first use (a few milliseconds, `perf/strength.md`).
+/// [`LargeModel::Lines`] lends [`TABLE_19X19_LINES`] to 19x19, [`LargeModel::Records`] and
+/// [`LargeModel::Large`] their files' tables to 13x13 and up ([`large_table`]).
 #[must_use]
 pub fn lent(n: usize, which: LargeModel) -> Option<&'static Model> {
-    static LINES: OnceLock<Option<Model>> = OnceLock::new();
-    static RECORDS: OnceLock<Option<Model>> = OnceLock::new();
-    static LARGE: OnceLock<Option<Model>> = OnceLock::new();
     match which {
-        LargeModel::Lines if n == 19 => LINES.get_or_init(|| Model::parse(TABLE_19X19_LINES).ok()),
-        LargeModel::Records if n >= 13 => {
-            RECORDS.get_or_init(|| Model::parse(TABLE_19X19_RECORDS).ok())
-        }
-        LargeModel::Large if n >= 13 => LARGE.get_or_init(|| Model::parse(TABLE_19X19_LARGE).ok()),
-        _ => return None,
+        LargeModel::Lines if n == 19 => large_table(which).ok(),
+        LargeModel::Records | LargeModel::Large if n >= 13 => large_table(which).ok(),
+        _ => None,
     }
-    .as_ref()
 }
 
 /// The table the search reads on boards of side `n` when the move model is on every size
@@ -576,6 +616,17 @@ mod tests {
             }
         }
         assert!(known > 100, "{known} moves with a known large pattern");
+    }
+
+    #[test]
+    fn a_table_file_that_cannot_be_read_is_named_in_the_error() {
+        let e = read_table("/nonexistent/model.tsv").unwrap_err();
+        assert!(e.starts_with("/nonexistent/model.tsv: "), "{e}");
+        let bad = std::env::temp_dir().join(format!("tengen-bad-table-{}.tsv", std::process::id()));
+        std::fs::write(&bad, "capture\t9\t1\n").unwrap();
+        let e = read_table(bad.to_str().unwrap()).unwrap_err();
+        std::fs::remove_file(&bad).unwrap();
+        assert!(e.contains("out of range"), "{e}");
     }
 
     #[test]
