@@ -203,6 +203,18 @@ fn lizzie_reads_lz_analyze() {
     let infos = gtp.analyse("lz-analyze 10", 5, "name");
     for line in &infos {
         let mut total = 0;
+        // Priors are the move model's probabilities (in ten-thousandths), not one share each.
+        let priors: Vec<i64> = sabaki_parse(line)
+            .iter()
+            .map(|v| v.fields["prior"].parse().unwrap())
+            .collect();
+        assert!(
+            priors.iter().sum::<i64>() <= 10000 + priors.len() as i64,
+            "{line}"
+        );
+        if priors.len() > 2 {
+            assert!(priors.iter().any(|&p| p != priors[0]), "{line}");
+        }
         for (k, v) in sabaki_parse(line).iter().enumerate() {
             for key in ["visits", "winrate", "prior", "lcb", "order"] {
                 let value = v

@@ -38,15 +38,6 @@ pub struct Extras {
     pub during_search: bool,
 }
 
-/// The index of `m` in a policy of a `size x size` board: row by row from the top-left point,
-/// then the pass.
-fn policy_index(m: VertexMove, size: usize) -> usize {
-    match m {
-        VertexMove::Play(v) => (size - 1 - usize::from(v.y)) * size + usize::from(v.x),
-        VertexMove::Pass => size * size,
-    }
-}
-
 /// The answer for turn `turn` of query `id`, from the search `a`; `model` is the move model's
 /// policy of the position ([`crate::engine::player::Engine::policy`]), each move's `prior`.
 #[must_use]
@@ -54,11 +45,7 @@ pub fn turn(id: &str, turn: usize, a: &Analysis, model: &[f32], extras: Extras) 
     let c = a.to_move;
     let win = |w: f32| num(blacks(c, w, |w| 1.0 - w));
     let lead = |s: f32| num(blacks(c, s, |s| -s));
-    let prior = |m: VertexMove| {
-        num(model
-            .get(policy_index(m, a.size))
-            .map_or(0.0, |&p| p.max(0.0)))
-    };
+    let prior = |m: VertexMove| num(m.prior_in(model, a.size));
     let infos: Vec<Value> = a
         .moves
         .iter()

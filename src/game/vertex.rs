@@ -73,6 +73,27 @@ pub enum VertexMove {
     Pass,
 }
 
+impl VertexMove {
+    /// The move's slot in a move model's policy of a `size x size` board, as the analysis
+    /// protocols order it: row by row from the top-left point, then the pass at `size * size`.
+    #[must_use]
+    pub fn policy_slot(self, size: usize) -> usize {
+        match self {
+            VertexMove::Play(v) => (size - 1 - usize::from(v.y)) * size + usize::from(v.x),
+            VertexMove::Pass => size * size,
+        }
+    }
+
+    /// The move's probability in `policy` (ordered by [`Self::policy_slot`]): 0 for an illegal
+    /// point (-1 there) or a slot the policy does not have.
+    #[must_use]
+    pub fn prior_in(self, policy: &[f32], size: usize) -> f32 {
+        policy
+            .get(self.policy_slot(size))
+            .map_or(0.0, |&p| p.max(0.0))
+    }
+}
+
 impl fmt::Display for VertexMove {
     /// GTP form: a vertex or `pass`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -76,15 +76,17 @@ fn reported<'a>(a: &'a Analysis, f: &InfoFormat) -> Vec<&'a MoveInfo> {
 }
 
 /// One analysis line: an `info` entry per reported move (see [`InfoFormat`]), then KataGo's
-/// `rootInfo` and ownership when asked for. Empty when nothing has been searched yet.
+/// `rootInfo` and ownership when asked for. Empty when nothing has been searched yet. Each
+/// move's `prior` is its probability in `policy`, the move model's policy of the position
+/// ([`crate::engine::player::Engine::policy`], ordered by [`crate::game::VertexMove::policy_slot`]).
 #[must_use]
-pub fn info_line(a: &Analysis, f: &InfoFormat) -> String {
+pub fn info_line(a: &Analysis, f: &InfoFormat, policy: &[f32]) -> String {
     if a.moves.iter().all(|m| m.visits == 0) {
         return String::new();
     }
     let mut parts: Vec<String> = Vec::new();
-    let prior = 1.0 / a.moves.len().max(1) as f32;
     for (order, m) in reported(a, f).into_iter().enumerate() {
+        let prior = m.mv.prior_in(policy, a.size);
         let mut info = match f.dialect {
             Dialect::Leela => format!(
                 "info move {} visits {} winrate {} prior {} lcb {} order {order} pv {}",
@@ -292,13 +294,45 @@ mod tests {
     fn min_and_max_moves() {
         let a = analysis();
         let mut f = InfoFormat::plain(Dialect::Leela);
-        assert_eq!(moves(&info_line(&a, &f)), ["E5", "C3"]);
+        assert_eq!(moves(&info_line(&a, &f, &[])), ["E5", "C3"]);
         f.min_moves = 3;
-        assert_eq!(moves(&info_line(&a, &f)), ["E5", "C3", "pass"]);
+        assert_eq!(moves(&info_line(&a, &f, &[])), ["E5", "C3", "pass"]);
         f.max_moves = Some(1);
-        assert_eq!(moves(&info_line(&a, &f)), ["E5"]);
+        assert_eq!(moves(&info_line(&a, &f, &[])), ["E5"]);
         f.max_moves = Some(0);
-        assert_eq!(info_line(&a, &f), "");
+        assert_eq!(info_line(&a, &f, &[]), "");
+    }
+
+    #[test]
+    fn priors_are_the_policy_of_the_position() {
+        let a = analysis();
+        let mut policy = vec![-1.0; 82];
+        // E5 and C3 of 9x9, row by row from A9.
+        policy[(8 - 4) * 9 + 4] = 0.25;
+        policy[(8 - 2) * 9 + 2] = 0.5;
+        let line = info_line(&a, &InfoFormat::plain(Dialect::Leela), &policy);
+        assert!(
+            line.contains("info move E5 visits 20 winrate 5000 prior 2500 "),
+            "{line}"
+        );
+        assert!(
+            line.contains("info move C3 visits 10 winrate 5000 prior 5000 "),
+            "{line}"
+        );
+        let line = info_line(
+            &a,
+            &InfoFormat::plain(Dialect::Kata { ownership: false }),
+            &policy,
+        );
+        assert!(line.contains(" prior 0.2500 "), "{line}");
+        assert!(line.contains(" prior 0.5000 "), "{line}");
+        // An illegal point (-1) or no policy at all gives 0, never a negative prior.
+        policy[(8 - 4) * 9 + 4] = -1.0;
+        let line = info_line(&a, &InfoFormat::plain(Dialect::Leela), &policy);
+        assert!(
+            line.contains("info move E5 visits 20 winrate 5000 prior 0 "),
+            "{line}"
+        );
     }
 
     #[test]
@@ -307,7 +341,7 @@ mod tests {
         let mut f = InfoFormat::plain(Dialect::Kata { ownership: false });
         f.pv_visits = true;
         f.root_info = true;
-        let line = info_line(&a, &f);
+        let line = info_line(&a, &f, &[]);
         assert!(
             line.contains(" pv E5 D4 pvVisits 20 7 info move C3 "),
             "{line}"
@@ -324,7 +358,7 @@ mod tests {
         a.score_mean = Some(-3.5);
         let mut f = InfoFormat::plain(Dialect::Kata { ownership: false });
         f.root_info = true;
-        let line = info_line(&a, &f);
+        let line = info_line(&a, &f, &[]);
         assert!(
             line.contains(" scoreMean 1.00 scoreStdev 0 scoreLead 1.00 "),
             "{line}"
@@ -337,7 +371,7 @@ mod tests {
         // Nothing known at all: no score fields, not a 0.
         a.score_lead = None;
         a.score_mean = None;
-        let line = info_line(&a, &f);
+        let line = info_line(&a, &f, &[]);
         assert!(
             line.contains("info move C3 visits 10 utility 0.0000 winrate 0.5000 prior "),
             "{line}"

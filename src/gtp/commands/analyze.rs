@@ -76,6 +76,7 @@ impl<O: Write, E: Write> Server<O, E> {
             Err(reply) => return Ok(reply),
         };
         let c = a.color.unwrap_or_else(|| self.engine.to_move());
+        let policy = self.engine.policy(c);
         writeln!(self.out, "={id}")?;
         self.out.flush()?;
         let Server {
@@ -90,7 +91,7 @@ impl<O: Write, E: Write> Server<O, E> {
             }
             if last.elapsed() >= every {
                 last = Instant::now();
-                let line = format::info_line(&build(), &info);
+                let line = format::info_line(&build(), &info, &policy);
                 if !line.is_empty() {
                     if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
                         io_error = Some(e);

@@ -68,6 +68,12 @@ impl<O: Write, E: Write> Server<O, E> {
             commit: req.commit,
             allow_resign: req.resign,
         };
+        // The priors of the streamed lines: the model's policy before the move.
+        let policy = if req.stream.is_some() {
+            self.engine.policy(c)
+        } else {
+            Vec::new()
+        };
         let start = Instant::now();
         let Server {
             engine,
@@ -91,7 +97,7 @@ impl<O: Write, E: Write> Server<O, E> {
             if let Some((info, every)) = &req.stream {
                 if last_stream.elapsed() >= *every {
                     last_stream = Instant::now();
-                    let line = format::info_line(&build(), info);
+                    let line = format::info_line(&build(), info, &policy);
                     if !line.is_empty() {
                         if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
                             io_error = Some(e);
@@ -158,6 +164,7 @@ impl<O: Write, E: Write> Server<O, E> {
             resign: true,
             stream: Some((info, every)),
         };
+        let policy = self.engine.policy(c);
         let (d, a) = match self.generate(c, req)? {
             Ok(r) => r,
             Err(e) => {
@@ -168,7 +175,7 @@ impl<O: Write, E: Write> Server<O, E> {
                 return Ok(Reply::Written);
             }
         };
-        let line = format::info_line(&a, &info);
+        let line = format::info_line(&a, &info, &policy);
         if !line.is_empty() {
             writeln!(self.out, "{line}")?;
         }
