@@ -3,7 +3,8 @@
 //! records) are what `tengen model fit` makes from the committed records (`data/records-9x9/`,
 //! `data/records-19x19/`): refit each and compare, and see the check fail on a changed or
 //! missing table. The table fitted on the shared records of strong 19x19 play
-//! (`data/model-19x19-records.tsv`) is checked by its header's digest of those records.
+//! (`data/model-19x19-records.tsv`, and `data/model-19x19-large.tsv` with large patterns too)
+//! is checked by its header's digest of those records.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -17,6 +18,8 @@ const TABLE_19_LINES: &str = "data/model-19x19-lines.tsv";
 /// The 19x19 table fitted on the shared records of strong play (`../shared/data/`), and those
 /// records, in the order the table's command reads them.
 const TABLE_19_RECORDS: &str = "data/model-19x19-records.tsv";
+/// The same with large patterns.
+const TABLE_19_LARGE: &str = "data/model-19x19-large.tsv";
 const SHARED_RECORDS: [&str; 2] = [
     "../shared/data/records-19x19-ai.tar.xz",
     "../shared/data/records-19x19-tygem-9d-2016-07.tar.xz",
@@ -218,11 +221,21 @@ fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
 
 #[test]
 fn the_19x19_records_table_names_the_shared_records_it_was_fitted_on() {
-    // Refitting it takes minutes (data/README.md): this checks, cheaply, that the committed
-    // table is there, parses, and was fitted on today's shared records with today's settings.
+    names_the_shared_records(TABLE_19_RECORDS, "");
+}
+
+#[test]
+fn the_19x19_large_pattern_table_names_the_shared_records_it_was_fitted_on() {
+    names_the_shared_records(TABLE_19_LARGE, " --large-patterns 3");
+}
+
+/// Refitting `table` takes minutes (data/README.md): this checks, cheaply, that the committed
+/// table is there, parses, and was fitted on today's shared records with today's settings
+/// (`flags` the fit's own, after the size and sample).
+fn names_the_shared_records(table: &str, flags: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(root.join(TABLE_19_RECORDS))
-        .unwrap_or_else(|e| panic!("{TABLE_19_RECORDS} is missing: {e}"));
+    let text = std::fs::read_to_string(root.join(table))
+        .unwrap_or_else(|e| panic!("{table} is missing: {e}"));
     let out = model([
         "eval",
         "--records",
@@ -230,16 +243,17 @@ fn the_19x19_records_table_names_the_shared_records_it_was_fitted_on() {
         "--size",
         "19",
         "--model",
-        TABLE_19_RECORDS,
+        table,
     ]);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(text.contains(
-        "# made by: tengen model fit --records ARCHIVE... --size 19 --max-positions 100000 --out FILE\n"
-    ));
+    let made_by = format!(
+        "# made by: tengen model fit --records ARCHIVE... --size 19 --max-positions 100000{flags} --out FILE\n"
+    );
+    assert!(text.contains(&made_by), "{table}: no line {made_by:?}");
     let paths: Vec<_> = SHARED_RECORDS.iter().map(|p| root.join(p)).collect();
     if !paths.iter().all(|p| p.is_file()) {
         let why = "../shared/data (the 19x19 records) is absent: the table's digest is not checked";
@@ -256,8 +270,8 @@ fn the_19x19_records_table_names_the_shared_records_it_was_fitted_on() {
         format!("# records digest: {digest:016x} (FNV-1a of the sources' bytes, in order)\n");
     assert!(
         text.contains(&line),
-        "{TABLE_19_RECORDS} is stale (its records digest is not {digest:016x}): refit it with \
-         `tengen model fit --records {} --records {} --size 19 --out {TABLE_19_RECORDS}`",
+        "{table} is stale (its records digest is not {digest:016x}): refit it with \
+         `tengen model fit --records {} --records {} --size 19{flags} --out {table}`",
         SHARED_RECORDS[0],
         SHARED_RECORDS[1]
     );

@@ -1,6 +1,6 @@
 //! `tengen analysis`: the JSON analysis protocol on stdin and stdout (see [`crate::analysis`]).
 
-use super::gtp::{max_nodes, playouts, seed, threads};
+use super::gtp::{large_model_arg, max_nodes, playouts, seed, threads, LargeModelArg};
 use super::{GtpArgs, PolicyArgs};
 use crate::analysis::{self, Settings, DEFAULT_VISITS};
 use crate::engine::Params;
@@ -30,6 +30,10 @@ pub struct AnalysisArgs {
     #[arg(long, default_value_t = Params::default().seed, value_parser = seed,
           allow_negative_numbers = true)]
     pub seed: u64,
+    /// The move model's table on 13x13 and larger boards: `nine`, `lines`, `records` or
+    /// `large`, as `tengen gtp --model-19x19` says. [default: lines]
+    #[arg(long, value_name = "nine|lines|records|large", value_parser = large_model_arg)]
+    pub model_19x19: Option<LargeModelArg>,
     #[command(flatten)]
     pub policy: PolicyArgs,
 }
@@ -45,6 +49,7 @@ impl AnalysisArgs {
             max_nodes: self.max_nodes,
             seed: self.seed,
             policy: self.policy.clone(),
+            model_19x19: self.model_19x19,
             ..GtpArgs::default()
         }
         .settings();

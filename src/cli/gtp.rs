@@ -3,7 +3,7 @@
 use super::PolicyArgs;
 use crate::board::BoardSize;
 use crate::engine::player::{DynamicKomi, EngineConfig};
-use crate::engine::{Algorithm, Backup, FlatOutcome, Limits, Params, PriorInto};
+use crate::engine::{Algorithm, Backup, FlatOutcome, LargeModel, Limits, Params, PriorInto};
 use crate::gtp::{self, Settings};
 use crate::values::{self, BadValue};
 use clap::{Parser, ValueEnum};
@@ -192,6 +192,19 @@ pub struct GtpArgs {
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "on",
           value_name = "on|off", value_parser = values::switch)]
     pub model_own_lines: Option<bool>,
+    /// With --model-every-size: the table boards of 13x13 and larger read. `nine`: the 9x9
+    /// table; `lines`: on 19x19 the 9x9 table with line gammas fitted on 19x19 records (what
+    /// --model-own-lines turns on); `records`: on 13x13 and 19x19 the table fitted on strong
+    /// 19x19 records (`data/model-19x19-records.tsv`, read from the checkout); `large`: that
+    /// with large patterns (`data/model-19x19-large.tsv`). [default: lines in the default preset,
+    /// nine in the others]
+    #[arg(
+        long,
+        value_name = "nine|lines|records|large",
+        value_parser = large_model_arg,
+        conflicts_with = "model_own_lines"
+    )]
+    pub model_19x19: Option<LargeModelArg>,
     /// Think on the opponent's time: after our move, search until the next command arrives.
     #[arg(long)]
     pub ponder: bool,
@@ -239,6 +252,36 @@ pub enum AlgorithmArg {
 pub enum PriorIntoArg {
     Amaf,
     Tree,
+}
+
+/// `--model-19x19`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LargeModelArg {
+    Nine,
+    Lines,
+    Records,
+    Large,
+}
+
+impl LargeModelArg {
+    fn model(self) -> LargeModel {
+        match self {
+            LargeModelArg::Nine => LargeModel::Nine,
+            LargeModelArg::Lines => LargeModel::Lines,
+            LargeModelArg::Records => LargeModel::Records,
+            LargeModelArg::Large => LargeModel::Large,
+        }
+    }
+}
+
+/// `--model-19x19`'s value, whose table must be readable: the tables fitted on the records are
+/// read from the checkout's `data/` (see `model::large_table`), so a missing or broken file is
+/// refused here, with its path, not found in the middle of a game.
+pub fn large_model_arg(s: &str) -> Result<LargeModelArg, String> {
+    let arg = LargeModelArg::from_str(s, true)
+        .map_err(|_| "expected nine, lines, records or large".to_string())?;
+    crate::engine::model::large_table(arg.model())?;
+    Ok(arg)
 }
 
 /// `--flat-outcome`.
@@ -418,7 +461,12 @@ impl GtpArgs {
             prior_ladder: self.prior_ladder.unwrap_or(base.prior_ladder),
             model_prior: self.model_prior.unwrap_or(base.model_prior),
             model_every_size: self.model_every_size.unwrap_or(base.model_every_size),
-            model_own_lines: self.model_own_lines.unwrap_or(base.model_own_lines),
+            model_19x19: match (self.model_19x19, self.model_own_lines) {
+                (Some(arg), _) => arg.model(),
+                (None, Some(false)) => LargeModel::Nine,
+                (None, Some(true)) => LargeModel::Lines,
+                (None, None) => base.model_19x19,
+            },
             amaf_plies: self.amaf_plies.unwrap_or(base.amaf_plies),
             amaf_early: self.amaf_early.unwrap_or(base.amaf_early),
             amaf_early_weight: self.amaf_early_weight.unwrap_or(base.amaf_early_weight),
@@ -552,18 +600,40 @@ mod tests {
         assert_eq!(corners(&["--preset", "light", "--prior-corners", "40"]), 40);
     }
 
-    /// `--model-own-lines` is on in the default preset, off in the others, and either way as
-    /// the flag says when it is given.
+    /// The large boards' table is the lent lines in the default preset, the 9x9 one in the
+    /// others, and either way as `--model-own-lines` or `--model-19x19` says when given; the
+    /// two together are refused.
     #[test]
-    fn model_own_lines_is_the_presets_unless_given() {
-        let own = |args: &[&str]| try_settings(args).map(|s| s.config.params.model_own_lines);
-        assert_eq!(own(&[]), Ok(true));
-        assert_eq!(own(&["--preset", "light"]), Ok(false));
-        assert_eq!(own(&["--model-own-lines=off"]), Ok(false));
-        assert_eq!(own(&["--preset", "light", "--model-own-lines"]), Ok(true));
+    fn the_large_boards_table_is_the_presets_unless_given() {
+        let large = |args: &[&str]| try_settings(args).map(|s| s.config.params.model_19x19);
+        assert_eq!(large(&[]), Ok(LargeModel::Lines));
+        assert_eq!(large(&["--preset", "light"]), Ok(LargeModel::Nine));
+        assert_eq!(large(&["--model-own-lines=off"]), Ok(LargeModel::Nine));
         assert_eq!(
-            own(&["--model-own-lines=maybe"]),
+            large(&["--preset", "light", "--model-own-lines"]),
+            Ok(LargeModel::Lines)
+        );
+        assert_eq!(
+            large(&["--model-19x19", "records"]),
+            Ok(LargeModel::Records)
+        );
+        assert_eq!(large(&["--model-19x19", "nine"]), Ok(LargeModel::Nine));
+        assert_eq!(large(&["--model-19x19", "large"]), Ok(LargeModel::Large));
+        assert_eq!(
+            large(&["--preset", "light", "--model-19x19", "lines"]),
+            Ok(LargeModel::Lines)
+        );
+        assert_eq!(
+            large(&["--model-own-lines=maybe"]),
             Err(clap::error::ErrorKind::ValueValidation)
+        );
+        assert_eq!(
+            large(&["--model-19x19", "eleven"]),
+            Err(clap::error::ErrorKind::InvalidValue)
+        );
+        assert_eq!(
+            large(&["--model-own-lines", "--model-19x19", "records"]),
+            Err(clap::error::ErrorKind::ArgumentConflict)
         );
     }
 

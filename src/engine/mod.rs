@@ -17,5 +17,7 @@ pub mod presets;
 pub mod restrict;
 pub mod state;
 
-pub use crate::mcts::{Algorithm, Backup, FlatOutcome, Limits, Params, PriorInto, StopReason};
+pub use crate::mcts::{
+    Algorithm, Backup, FlatOutcome, LargeModel, Limits, Params, PriorInto, StopReason,
+};
 pub use restrict::{MoveRule, RuleKind};

@@ -5,7 +5,7 @@
 //! override its policy switches and its search parameters (see `cli`).
 
 use crate::engine::player::{DynamicKomi, EngineConfig};
-use crate::mcts::{Algorithm, Backup, PriorInto};
+use crate::mcts::{Algorithm, Backup, LargeModel, PriorInto};
 use crate::playout::{EyeRule, Lgr, Policy};
 use clap::ValueEnum;
 
@@ -136,7 +136,7 @@ impl Preset {
                 // playouts a move the three together won 9 of their first 11 games, the first
                 // two alone 17 of 37, and the preset without any of them 18 of 48; the series
                 // goes on in perf/strength.md. No effect on 9x9.
-                p.model_own_lines = true;
+                p.model_19x19 = LargeModel::Lines;
                 cfg.dynamic_komi = DynamicKomi::Nineteen;
                 p.prior_corners = 100;
             }

@@ -423,10 +423,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
             .then(|| {
                 let nine = || {
                     weights.model_every_size.then(|| {
-                        weights
-                            .model_own_lines
-                            .then(|| crate::engine::model::lent(geo.n()))
-                            .flatten()
+                        crate::engine::model::lent(geo.n(), weights.model_19x19)
                             .or_else(|| crate::engine::model::builtin(9))
                     })
                 };
@@ -453,7 +450,8 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
                             last,
                             second,
                         );
-                        (*g, *l) = (m.gamma(&f), n);
+                        let large = m.large_gamma_at(b, c, p.index());
+                        (*g, *l) = (m.gamma(&f) * large, n);
                     }
                 }
                 (strength, libs)

@@ -29,7 +29,7 @@ pub mod share;
 pub mod tree;
 pub mod tt;
 
-pub use params::{Algorithm, Backup, FlatOutcome, Limits, Params, PriorInto};
+pub use params::{Algorithm, Backup, FlatOutcome, LargeModel, Limits, Params, PriorInto};
 pub use report::{ChildInfo, Monitor, Report, StopReason, TreeSync, View};
 pub use restrict::{Restrictions, Rule, RuleKind};
 pub use searcher::Searcher;
@@ -277,8 +277,8 @@ pub struct PriorWeights {
     pub model: u32,
     /// The 9x9 model on sizes without their own ([`Params::model_every_size`]).
     pub model_every_size: bool,
-    /// On 19x19, the lent table with 19x19 line gammas ([`Params::model_own_lines`]).
-    pub model_own_lines: bool,
+    /// The table of 13x13 and larger boards ([`Params::model_19x19`]).
+    pub model_19x19: LargeModel,
     /// Games won by a third- or fourth-line move in an empty area on large boards
     /// ([`Params::prior_lines`]).
     pub lines: u32,

@@ -88,9 +88,9 @@ pub struct Params {
     /// UCT (Go): the 9x9 move model serves the sizes that have none of their own (its
     /// features do not depend on the size), instead of no model prior there.
     pub model_every_size: bool,
-    /// UCT (Go): on 19x19, the lent 9x9 model takes the line gammas fitted on 19x19 records
-    /// (`data/model-19x19-lines.tsv`; needs [`Params::model_every_size`]).
-    pub model_own_lines: bool,
+    /// UCT (Go): the table boards of 13x13 and larger read in place of the 9x9 one (needs
+    /// [`Params::model_every_size`]).
+    pub model_19x19: LargeModel,
     /// UCT (Go): games won, as prior knowledge, by a move on the third or fourth line in an
     /// empty area (no stone within three steps) on boards of 13x13 and larger, where the
     /// opening is played there (0: none). They go where [`Params::prior_into`] says.
@@ -138,6 +138,23 @@ pub enum Backup {
     /// Crazy Stone's mix (Cazenave 2007, section 3.3): from the mean towards the best child's value
     /// as the children gain games (see [`crate::mcts::tree::mix_value`]).
     Mix,
+}
+
+/// The move model's table on boards of 13x13 and larger ([`Params::model_19x19`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LargeModel {
+    /// The 9x9 table.
+    #[default]
+    Nine,
+    /// On 19x19, the 9x9 table with its line gammas fitted on 19x19 records
+    /// (`data/model-19x19-lines.tsv`); 13x13 keeps the 9x9 table.
+    Lines,
+    /// On 13x13 and 19x19, the table fitted on the strong 19x19 records
+    /// (`data/model-19x19-records.tsv`).
+    Records,
+    /// On 13x13 and 19x19, the table fitted on the same records with large patterns as well
+    /// (`data/model-19x19-large.tsv`).
+    Large,
 }
 
 /// Where prior knowledge seeds a new child ([`Params::prior_into`]).
@@ -207,7 +224,7 @@ impl Default for Params {
             prior_near: 0,
             model_prior: 0,
             model_every_size: false,
-            model_own_lines: false,
+            model_19x19: LargeModel::Nine,
             prior_lines: 0,
             prior_corners: 0,
             prior_ladder: 0,

@@ -56,6 +56,10 @@ pub enum ModelAction {
         /// With `--base`: the tactical groups to fit, comma-separated (e.g. `line`).
         #[arg(long, requires = "base", value_delimiter = ',', value_parser = group)]
         free: Vec<usize>,
+        /// Fit large spatial patterns too (the points within distance 5 to 10 of the move,
+        /// hashed): each one the played moves had at least this many times gets a gamma.
+        #[arg(long, conflicts_with = "base", value_parser = clap::value_parser!(u32).range(1..))]
+        large_patterns: Option<u32>,
     },
     /// Report how often the model's first choice (and its first three) is the played move, on
     /// the held-out games of the records.
@@ -96,20 +100,25 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
             size,
             base,
             free,
+            large_patterns,
         } => {
             let base_arg = base;
             let base = base.as_deref().map(read_table).transpose()?;
-            let sample = load(records, *size, *limits, true)?;
+            let sample = load(records, *size, *limits, true, large_patterns.is_some())?;
             let games = sample.fit_games + sample.held_games;
             let fitted = &sample.fit;
             let free_names: Vec<&str> = free.iter().map(|&g| GROUPS[g]).collect();
             let free_names = free_names.join(",");
-            let (what, how) = match &base {
-                None => (
+            let (what, how) = match (&base, large_patterns) {
+                (None, None) => (
                     "gammas fitted by minorization-maximization".to_string(),
                     String::new(),
                 ),
-                Some(_) => (
+                (None, Some(n)) => (
+                    "gammas fitted by minorization-maximization, with large patterns".to_string(),
+                    format!(" --large-patterns {n}"),
+                ),
+                (Some(_), _) => (
                     format!("the base table's gammas but {free_names}'s, refitted by minorization-maximization"),
                     format!(" --base TABLE --free {free_names}"),
                 ),
@@ -164,10 +173,13 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
                 ));
             }
             let started = std::time::Instant::now();
+            let opts = FitOptions {
+                min_large_count: large_patterns.map_or(usize::MAX, |n| n as usize),
+                ..FitOptions::default()
+            };
             let model = match &base {
-                None => fit(fitted, FitOptions::default(), about),
-                Some(b) => refit(b, free, fitted, FitOptions::default(), about)
-                    .map_err(anyhow::Error::msg)?,
+                None => fit(fitted, opts, about),
+                Some(b) => refit(b, free, fitted, opts, about).map_err(anyhow::Error::msg)?,
             };
             let seconds = started.elapsed().as_secs_f64();
             let text = model.to_text();
@@ -189,7 +201,7 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
                     let with_base = base_arg
                         .as_ref()
                         .map(|b| format!(" --base {} --free {free_names}", b.display()))
-                        .unwrap_or_default();
+                        .unwrap_or_else(|| how.clone());
                     bail!(
                         "{} is stale: refit it with `tengen model fit --records {} --size {size}{with_base} --out {}`",
                         path.display(),
@@ -220,7 +232,7 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
                     .cloned()
                     .ok_or_else(|| anyhow::anyhow!("no built-in model for {size}x{size}"))?,
             };
-            let sample = load(records, *size, *limits, false)?;
+            let sample = load(records, *size, *limits, false, m.has_large())?;
             let e = evaluate(&m, &sample.held);
             println!(
                 "{} held-out positions: first choice {:.1} %, first three {:.1} %, mean log-likelihood {:.3}",
@@ -251,14 +263,15 @@ fn group(name: &str) -> Result<usize, String> {
     })
 }
 
-/// Reads and replays the records of `paths` (in turn) on every core into a bounded sample of positions
-/// (the fitting games' only when `fitting`), with a progress bar on a terminal and a warning
+/// Reads and replays the records of `paths` (in turn) on every core into a bounded sample of
+/// positions (the fitting games' only when `fitting`, with large patterns when `large`), with a progress bar on a terminal and a warning
 /// line for each record skipped, and a summary line at the end.
 fn load(
     paths: &[PathBuf],
     size: BoardSize,
     limits: LimitArgs,
     fitting: bool,
+    large: bool,
 ) -> anyhow::Result<Sample> {
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let limits = Limits {
@@ -269,7 +282,7 @@ fn load(
     let progress = records::ReadProgress::default();
     let (sample, records) = super::progress::run_with_bar(
         || -> anyhow::Result<(Sample, usize)> {
-            let mut sampler = Sampler::new(size, limits, threads);
+            let mut sampler = Sampler::new(size, limits, threads).with_large(large);
             let mut count = 0;
             for path in paths {
                 // Each source's name before its records' (a member's name is the archive's own).

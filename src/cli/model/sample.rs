@@ -12,6 +12,7 @@ use super::records::{fnv1a, RawRecord};
 use crate::board::{with_size, Board, BoardSize, Color, Geometry, Move, SizeTask};
 use crate::engine::model::features::features;
 use crate::engine::model::fit::Position;
+use crate::engine::model::large::large_hashes;
 use crate::game::{Game, VertexMove};
 use crate::sgf;
 use std::cmp::Ordering;
@@ -128,6 +129,8 @@ impl Smallest {
 /// Replays batches of records (on `threads` threads) and keeps the sample.
 pub struct Sampler {
     size: BoardSize,
+    /// Whether each move's large patterns are computed too.
+    large: bool,
     threads: usize,
     fit: Smallest,
     held: Smallest,
@@ -143,6 +146,7 @@ impl Sampler {
     pub fn new(size: BoardSize, limits: Limits, threads: usize) -> Sampler {
         Sampler {
             size,
+            large: false,
             threads: threads.max(1),
             fit: Smallest::new(limits.fit),
             held: Smallest::new(limits.held),
@@ -150,10 +154,16 @@ impl Sampler {
         }
     }
 
+    /// The same, computing each move's large patterns ([`crate::engine::model::large`]) too.
+    #[must_use]
+    pub fn with_large(self, large: bool) -> Sampler {
+        Sampler { large, ..self }
+    }
+
     /// Replays `batch`; `warn` gets one line for each record skipped, in the batch's order.
     pub fn add(&mut self, batch: &[RawRecord], warn: &mut dyn FnMut(String)) {
         let (fit_at, held_at) = (self.fit.threshold(), self.held.threshold());
-        let size = self.size;
+        let (size, large) = (self.size, self.large);
         let per = batch.len().div_ceil(self.threads).max(1);
         let replayed: Vec<Replayed> = std::thread::scope(|s| {
             let workers: Vec<_> = batch
@@ -165,7 +175,7 @@ impl Sampler {
                             .map(|r| {
                                 let at = if r.held_out { held_at } else { fit_at };
                                 let h = fnv1a(r.name.as_bytes());
-                                replay(r, size, |n| at.is_some_and(|t| key(h, n) <= t))
+                                replay(r, size, large, |n| at.is_some_and(|t| key(h, n) <= t))
                             })
                             .collect::<Vec<_>>()
                     })
@@ -228,7 +238,7 @@ impl Sampler {
 
 /// Parses and replays one record, computing the positions of the moves `wanted` (by their
 /// number in the record, from 0).
-fn replay(r: &RawRecord, size: BoardSize, wanted: impl Fn(usize) -> bool) -> Replayed {
+fn replay(r: &RawRecord, size: BoardSize, large: bool, wanted: impl Fn(usize) -> bool) -> Replayed {
     let bytes = r.bytes.as_ref().map_err(Clone::clone)?;
     let text = String::from_utf8_lossy(bytes);
     let rec = sgf::parse(&text).map_err(|e| format!("not a readable SGF record: {e}"))?;
@@ -242,6 +252,7 @@ fn replay(r: &RawRecord, size: BoardSize, wanted: impl Fn(usize) -> bool) -> Rep
         size,
         Replay {
             rec: &rec,
+            large,
             wanted: &wanted,
         },
     )
@@ -250,6 +261,7 @@ fn replay(r: &RawRecord, size: BoardSize, wanted: impl Fn(usize) -> bool) -> Rep
 /// Replays a record, collecting the wanted moves' positions.
 struct Replay<'a> {
     rec: &'a sgf::Record,
+    large: bool,
     wanted: &'a dyn Fn(usize) -> bool,
 }
 
@@ -272,7 +284,9 @@ impl SizeTask for Replay<'_> {
                     .ok_or_else(|| format!("move {}: {v} is off the board", n + 1))?;
                 seen += 1;
                 if (self.wanted)(n) {
-                    if let Some(pos) = position(game.board(), c, p.index(), last, second_last) {
+                    if let Some(pos) =
+                        position(game.board(), c, p.index(), last, second_last, self.large)
+                    {
                         out.push((n, pos));
                     }
                 }
@@ -294,16 +308,18 @@ impl SizeTask for Replay<'_> {
     }
 }
 
-/// The legal moves of `c` with their features, and which is `played` (`None` if the played
-/// move is not among them: a superko-only case, left out).
+/// The legal moves of `c` with their features (and large patterns when `large`), and which
+/// is `played` (`None` if the played move is not among them: a superko-only case, left out).
 fn position<const N: usize, const W: usize>(
     b: &Board<N, W>,
     c: Color,
     played: usize,
     last: Option<usize>,
     second_last: Option<usize>,
+    large: bool,
 ) -> Option<Position> {
     let mut moves = Vec::new();
+    let mut names = Vec::new();
     let mut at = None;
     for p in b.points() {
         if b.is_legal(c, p) {
@@ -311,9 +327,16 @@ fn position<const N: usize, const W: usize>(
                 at = Some(moves.len());
             }
             moves.push(features(b, c, p.index(), last, second_last));
+            if large {
+                names.push(large_hashes(b, c, p.index()));
+            }
         }
     }
-    Some(Position { moves, played: at? })
+    Some(Position {
+        moves,
+        played: at?,
+        large: names,
+    })
 }
 
 #[cfg(test)]

@@ -9,14 +9,19 @@
 //! strength 1, which keeps values seen rarely (or only among the moves not played) finite.
 
 use super::features::{canonical_diamond, Features, DIAMOND, GROUPS, PATTERN, VALUES};
+use super::large::LargeHashes;
 use super::{Model, MIN_GAMMA};
 use std::collections::BTreeMap;
 
 /// Number of feature groups.
 const GROUP_COUNT: usize = GROUPS.len();
 
-/// Every move of a position as its value index in each group, and which move was played.
-type Dense = (Vec<[u32; GROUP_COUNT]>, usize);
+/// The fit's slot past the feature groups: the large patterns' value index.
+const LARGE: usize = GROUP_COUNT;
+
+/// Every move of a position as its value index in each group (and its large patterns'), and
+/// which move was played.
+type Dense = (Vec<[u32; GROUP_COUNT + 1]>, usize);
 
 /// Positions a pass's sums run over in order, one chunk on one thread: the chunks' sums are
 /// added in chunk order, so that a fit is the same whatever the number of threads (and one
@@ -28,6 +33,21 @@ const CHUNK: usize = 32_768;
 pub struct Position {
     pub moves: Vec<Features>,
     pub played: usize,
+    /// Each move's large patterns ([`super::large`]), or none (a sample read without them).
+    pub large: Vec<LargeHashes>,
+}
+
+impl Position {
+    /// Every move's strength under `model`.
+    #[must_use]
+    pub fn strengths(&self, model: &Model) -> Vec<f32> {
+        let large = |j: usize| self.large.get(j).map_or(1.0, |h| model.large_gamma(h));
+        self.moves
+            .iter()
+            .enumerate()
+            .map(|(j, f)| model.gamma(f) * large(j))
+            .collect()
+    }
 }
 
 /// How to fit.
@@ -37,6 +57,9 @@ pub struct FitOptions {
     pub passes: usize,
     /// A pattern gets its own gamma when the played move had it at least this often.
     pub min_pattern_count: usize,
+    /// A large pattern gets its own gamma when the played move had it at least this often
+    /// (with positions that carry them).
+    pub min_large_count: usize,
 }
 
 impl Default for FitOptions {
@@ -44,6 +67,7 @@ impl Default for FitOptions {
         FitOptions {
             passes: 30,
             min_pattern_count: 3,
+            min_large_count: 3,
         }
     }
 }
@@ -79,6 +103,27 @@ pub fn fit(positions: &[Position], opts: FitOptions, about: Vec<String>) -> Mode
             .binary_search(&name(g, code))
             .map_or(0, |k| k + 1)
     };
+    // The large patterns, by name: those the played moves had often enough, at any radius.
+    let known_large: Vec<u32> = {
+        let mut counts: BTreeMap<u32, usize> = BTreeMap::new();
+        for p in positions {
+            for &h in p.large.get(p.played).into_iter().flatten() {
+                *counts.entry(h).or_default() += 1;
+            }
+        }
+        counts
+            .into_iter()
+            .filter(|&(_, n)| n >= opts.min_large_count)
+            .map(|(h, _)| h)
+            .collect()
+    };
+    // A move's largest known pattern, from 1; 0 for none.
+    let large_index = |h: &LargeHashes| {
+        h.iter()
+            .rev()
+            .find_map(|x| known_large.binary_search(x).ok())
+            .map_or(0, |k| k as u32 + 1)
+    };
     // Every move as dense value indices, one per group.
     let dense: Vec<Dense> = positions
         .iter()
@@ -86,26 +131,34 @@ pub fn fit(positions: &[Position], opts: FitOptions, about: Vec<String>) -> Mode
             let moves = p
                 .moves
                 .iter()
-                .map(|f| {
-                    let mut d = f.values;
+                .enumerate()
+                .map(|(j, f)| {
+                    let mut d = [0; GROUP_COUNT + 1];
+                    d[..GROUP_COUNT].copy_from_slice(&f.values);
                     for g in [PATTERN, DIAMOND] {
                         d[g] = index(g, f.values[g]) as u32;
                     }
+                    d[LARGE] = p.large.get(j).map_or(0, large_index);
                     d
                 })
                 .collect();
             (moves, p.played)
         })
         .collect();
-    let mut sizes = VALUES;
+    let mut sizes = VALUES.to_vec();
     for g in [PATTERN, DIAMOND] {
         sizes[g] = known[shape(g)].len() + 1;
     }
+    sizes.push(known_large.len() + 1);
     let mut gammas: Vec<Vec<f64>> = sizes.iter().map(|&n| vec![1.0; n]).collect();
-    let all: Vec<usize> = (0..GROUP_COUNT).collect();
+    let all: Vec<usize> = if known_large.is_empty() {
+        (0..GROUP_COUNT).collect()
+    } else {
+        (0..=LARGE).collect()
+    };
     minorize(&dense, None, &all, &mut gammas, opts.passes);
     let mut m = Model::uniform();
-    for (g, fitted) in gammas.iter().enumerate() {
+    for (g, fitted) in gammas.iter().enumerate().take(GROUP_COUNT) {
         if g != PATTERN && g != DIAMOND {
             for (slot, &x) in m.gammas[g].iter_mut().zip(fitted) {
                 *slot = x as f32;
@@ -124,6 +177,12 @@ pub fn fit(positions: &[Position], opts: FitOptions, about: Vec<String>) -> Mode
         .map(|(k, &code)| (code, gammas[DIAMOND][k + 1] as f32))
         .collect();
     m.set_diamonds(diamonds, gammas[DIAMOND][0] as f32);
+    let large = known_large
+        .iter()
+        .enumerate()
+        .map(|(k, &h)| (h, gammas[LARGE][k + 1] as f32))
+        .collect();
+    m.set_large(large, gammas[LARGE][0] as f32);
     m.about = about;
     // What the text holds is what a reader gets: round through it.
     Model::parse(&m.to_text()).unwrap_or(m)
@@ -155,7 +214,7 @@ pub fn refit(
     // Each move's value index in every group: its own value in a free group (small values,
     // which index their gammas directly), 0 in a held one (one gamma of 1, the held groups'
     // product being a fixed factor below).
-    let index = |f: &Features| -> [u32; GROUP_COUNT] {
+    let index = |f: &Features| -> [u32; GROUP_COUNT + 1] {
         std::array::from_fn(|g| if free.contains(&g) { f.values[g] } else { 0 })
     };
     let dense: Vec<Dense> = positions
@@ -167,17 +226,20 @@ pub fn refit(
         .map(|p| {
             p.moves
                 .iter()
-                .map(|f| {
+                .enumerate()
+                .map(|(j, f)| {
+                    let large = p.large.get(j).map_or(1.0, |h| base.large_gamma(h));
                     (0..GROUP_COUNT)
                         .filter(|g| !free.contains(g))
                         .map(|g| f64::from(base.group_gamma(g, f)))
-                        .product()
+                        .product::<f64>()
+                        * f64::from(large)
                 })
                 .collect()
         })
         .collect();
     // Every group is one value wide but the free ones, which start from the base's gammas.
-    let mut gammas: Vec<Vec<f64>> = (0..GROUP_COUNT)
+    let mut gammas: Vec<Vec<f64>> = (0..=LARGE)
         .map(|g| {
             if free.contains(&g) {
                 base.gammas[g][..VALUES[g]]
@@ -226,7 +288,7 @@ fn minorize(
             let chunk_sum = |&(first, chunk): &(usize, &[Dense])| -> Vec<f64> {
                 let mut denom = vec![0.0f64; current[g].len()];
                 for (k, (moves, _)) in chunk.iter().enumerate() {
-                    let strength = |j: usize, m: &[u32; GROUP_COUNT]| -> f64 {
+                    let strength = |j: usize, m: &[u32; GROUP_COUNT + 1]| -> f64 {
                         let own: f64 = m
                             .iter()
                             .enumerate()
@@ -298,8 +360,9 @@ pub fn evaluate(model: &Model, positions: &[Position]) -> Evaluation {
         positions
             .iter()
             .map(|p| {
-                let total: f64 = p.moves.iter().map(|f| f64::from(model.gamma(f))).sum();
-                (f64::from(model.gamma(&p.moves[p.played])) / total).ln()
+                let g = p.strengths(model);
+                let total: f64 = g.iter().map(|&x| f64::from(x)).sum();
+                (f64::from(g[p.played]) / total).ln()
             })
             .sum::<f64>()
             / positions.len() as f64
@@ -320,7 +383,7 @@ pub fn prediction_rate(model: &Model, positions: &[Position]) -> (f64, f64) {
     }
     let (mut top1, mut top3) = (0.0, 0.0);
     for p in positions {
-        let g: Vec<f32> = p.moves.iter().map(|f| model.gamma(f)).collect();
+        let g = p.strengths(model);
         let mine = g[p.played];
         let above = g.iter().filter(|&&x| x > mine).count();
         let tied = g.iter().filter(|&&x| x == mine).count();
@@ -350,6 +413,7 @@ mod tests {
             .map(|k| Position {
                 moves: vec![mv(0, 0), mv(k % 2, 1), mv(0, 2), mv(0, 4)],
                 played: 2,
+                large: Vec::new(),
             })
             .collect();
         let mut base = Model::uniform();
@@ -376,6 +440,54 @@ mod tests {
         }
     }
 
+    /// Moves alike in every group but their large patterns: the played one's largest pattern
+    /// (seen in every position) gets a gamma of its own and ranks it first; a pattern seen
+    /// fewer times than the minimum does not; without the minimum reached, no large gammas.
+    #[test]
+    fn the_played_moves_large_pattern_is_learned() {
+        let pos: Vec<Position> = (0..200u32)
+            .map(|k| Position {
+                moves: vec![mv(0, 1); 4],
+                played: (k % 4) as usize,
+                large: (0..4u32)
+                    .map(|j| {
+                        let mine = j == k % 4;
+                        // Radius 10's name: 77 for the played move, else unique to the move;
+                        // a rare name (one position) at radius 9.
+                        let nine = if k == 0 && mine {
+                            55
+                        } else {
+                            1000 + 10 * k + j
+                        };
+                        [1, 2, 3, 4, nine, if mine { 77 } else { 5000 + 10 * k + j }]
+                    })
+                    .collect(),
+            })
+            .collect();
+        let m = fit(&pos, FitOptions::default(), vec![]);
+        assert!(m.has_large());
+        // The moves not played: their largest known name is radius 8's, 4.
+        let others = m.large_gamma(&[1, 2, 3, 4, 9, 9]);
+        assert!(
+            m.large_gamma(&[1, 2, 3, 4, 9, 77]) > 50.0 * others,
+            "{others}"
+        );
+        // 1 to 4 are every move's small names (played 200 times each): known, but the
+        // largest known name is the one that counts.
+        assert_eq!(
+            m.large_gamma(&[1, 2, 3, 4, 55, 77]),
+            m.large_gamma(&[1, 2, 3, 4, 9, 77])
+        );
+        assert_eq!(prediction_rate(&m, &pos), (1.0, 1.0));
+        let off = FitOptions {
+            min_large_count: usize::MAX,
+            ..FitOptions::default()
+        };
+        let m = fit(&pos, off, vec![]);
+        assert!(!m.has_large());
+        assert_eq!(prediction_rate(&m, &pos), (0.25, 0.75));
+    }
+
     #[test]
     fn a_feature_always_played_gets_the_largest_gamma() {
         // Every position: one capture among four quiet moves, and the capture is played.
@@ -383,6 +495,7 @@ mod tests {
             .map(|k| Position {
                 moves: vec![mv(0, 1), mv(0, 2), mv(1, k % 3), mv(0, 3), mv(0, 4)],
                 played: 2,
+                large: Vec::new(),
             })
             .collect();
         let m = fit(&pos, FitOptions::default(), vec!["test".into()]);

@@ -17,11 +17,18 @@
 //! games (37.5 % [27.7 %, 48.5 %]) of 19x19 self-play at 1,000 playouts a move
 //! (perf/strength.md); refitted with them, it predicts held-out 19x19 moves less well than the
 //! 9x9 table (`data/README.md`).
+//!
+//! Tables fitted on strong 19x19 records are compiled in and lent to 13x13 and 19x19 under
+//! [`crate::mcts::Params::model_19x19`]: `data/model-19x19-records.tsv` (today's features) and
+//! `data/model-19x19-large.tsv` (with large spatial patterns, [`large`]).
 
 pub mod features;
 pub mod fit;
+pub mod large;
 
+use crate::mcts::LargeModel;
 use features::{Features, DIAMOND, GROUPS, PATTERN, VALUES};
+use large::LargeHashes;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
@@ -60,6 +67,13 @@ pub struct Model {
     known_diamonds: Vec<(u32, f32)>,
     /// Gamma of the diamonds without their own value.
     other_diamond: f32,
+    /// The large patterns with a value of their own ([`large`]: names of every radius), in
+    /// an open-addressing table: a move's factor is its largest known pattern's gamma.
+    large: DiamondTable,
+    /// The same, in increasing order of name (what the table's text lists).
+    known_large: Vec<(u32, f32)>,
+    /// Gamma of a move none of whose large patterns is known (1 in a table without them).
+    other_large: f32,
     /// Header lines of the table (what it was fitted on), without the leading `# `.
     about: Vec<String>,
 }
@@ -80,6 +94,9 @@ impl Model {
             diamonds: DiamondTable::new(&[]),
             known_diamonds: Vec::new(),
             other_diamond: 1.0,
+            large: DiamondTable::new(&[]),
+            known_large: Vec::new(),
+            other_large: 1.0,
             about: Vec::new(),
         }
     }
@@ -100,6 +117,53 @@ impl Model {
         self.diamonds = DiamondTable::new(&all);
         self.known_diamonds = known;
         self.other_diamond = other;
+    }
+
+    /// Sets the large patterns' gammas: `known` as (name, gamma), `other` for the rest.
+    fn set_large(&mut self, mut known: Vec<(u32, f32)>, other: f32) {
+        known.sort_by_key(|d| d.0);
+        self.large = DiamondTable::new(&known);
+        self.known_large = known;
+        self.other_large = other;
+    }
+
+    /// Whether the table knows large patterns (else [`Self::large_gamma`] is always 1 and a
+    /// caller need not compute them).
+    #[must_use]
+    pub fn has_large(&self) -> bool {
+        !self.known_large.is_empty()
+    }
+
+    /// The factor of a move whose large patterns are `names`: the gamma of the largest one the
+    /// table knows, else the others' gamma.
+    #[must_use]
+    #[inline]
+    pub fn large_gamma(&self, names: &LargeHashes) -> f32 {
+        names
+            .iter()
+            .rev()
+            .find_map(|&h| self.large.get(h))
+            .unwrap_or(self.other_large)
+    }
+
+    /// [`Self::large_gamma`] of `c`'s move at the empty point `i`, computing its patterns'
+    /// names only up to the first one the table lacks (the known ones nest, see
+    /// [`large::large_hashes_while`]); 1 in a table without large patterns.
+    #[must_use]
+    pub fn large_gamma_at<const N: usize, const W: usize>(
+        &self,
+        board: &crate::board::Board<N, W>,
+        c: crate::board::Color,
+        i: usize,
+    ) -> f32 {
+        if !self.has_large() {
+            return 1.0;
+        }
+        let mut g = self.other_large;
+        large::large_hashes_while(board, c, i, |_, name| {
+            self.large.get(name).map(|x| g = x).is_some()
+        });
+        g
     }
 
     /// The strength of a move with features `f`.
@@ -164,6 +228,12 @@ impl Model {
         for &(code, g) in &self.known_diamonds {
             let _ = writeln!(s, "diamond\t{code:06x}\t{g:.6e}");
         }
+        if self.has_large() {
+            let _ = writeln!(s, "large\tother\t{:.6e}", self.other_large);
+            for &(name, g) in &self.known_large {
+                let _ = writeln!(s, "large\t{name:08x}\t{g:.6e}");
+            }
+        }
         s
     }
 
@@ -174,8 +244,8 @@ impl Model {
     pub fn parse(text: &str) -> Result<Model, String> {
         let mut m = Model::uniform();
         let mut seen: [Vec<bool>; 9] = VALUES.map(|n| vec![false; n]);
-        let (mut other, mut other_diamond) = (None, None);
-        let (mut pats, mut diamonds) = (Vec::new(), Vec::new());
+        let (mut other, mut other_diamond, mut other_large) = (None, None, None);
+        let (mut pats, mut diamonds, mut larges) = (Vec::new(), Vec::new(), Vec::new());
         for (n, line) in text.lines().enumerate() {
             let bad = |why: &str| format!("model line {}: {why}: {line:?}", n + 1);
             if let Some(h) = line.strip_prefix('#') {
@@ -195,6 +265,18 @@ impl Model {
             let gamma: f32 = gamma.parse().map_err(|_| bad("bad gamma"))?;
             if !(gamma.is_finite() && gamma >= MIN_GAMMA) {
                 return Err(bad("gamma out of range"));
+            }
+            if group == "large" {
+                if value == "other" {
+                    other_large = Some(gamma);
+                } else {
+                    let name = u32::from_str_radix(value, 16)
+                        .ok()
+                        .filter(|&h| h != 0 && h != u32::MAX && value.len() == 8)
+                        .ok_or_else(|| bad("bad name (eight hex digits)"))?;
+                    larges.push((name, gamma));
+                }
+                continue;
             }
             let k = GROUPS
                 .iter()
@@ -255,6 +337,17 @@ impl Model {
             }
         }
         m.set_diamonds(diamonds, other_diamond);
+        larges.sort_by_key(|d| d.0);
+        if let Some(w) = larges.windows(2).find(|w| w[0].0 == w[1].0) {
+            return Err(format!("model: large pattern {:08x} given twice", w[0].0));
+        }
+        let other_large = match (other_large, larges.is_empty()) {
+            (Some(g), false) => g,
+            (None, true) => 1.0,
+            (Some(_), true) => return Err("model: large patterns' other gamma without any".into()),
+            (None, false) => return Err("model: no gamma for the other large patterns".into()),
+        };
+        m.set_large(larges, other_large);
         Ok(m)
     }
 
@@ -265,7 +358,7 @@ impl Model {
     }
 }
 
-/// Gammas of diamond codes in an open-addressing table with linear probing, at most half
+/// Gammas of diamond codes (and of large patterns' names) in an open-addressing table with linear probing, at most half
 /// full: read at every expansion for every legal move, a lookup is a multiply and one or two
 /// probes. (A binary search over the sorted codes cost 3.6 % more instructions of a 9x9
 /// search, `perf/search.md`.)
@@ -278,10 +371,10 @@ struct DiamondTable {
 }
 
 impl DiamondTable {
-    /// No diamond code has it: codes are 24 bits.
+    /// No code has it: diamond codes are 24 bits, large patterns' names are below it.
     const EMPTY: u32 = u32::MAX;
 
-    /// A table of `entries` (distinct codes below 2^24).
+    /// A table of `entries` (distinct codes other than [`Self::EMPTY`]).
     fn new(entries: &[(u32, f32)]) -> DiamondTable {
         let bits = (2 * entries.len())
             .max(2)
@@ -329,28 +422,80 @@ pub const TABLE_9X9: &str = include_str!("../../../data/model-9x9.tsv");
 /// data/model-9x9.tsv --free line`), as text.
 pub const TABLE_19X19_LINES: &str = include_str!("../../../data/model-19x19-lines.tsv");
 
-/// The table lent to boards of side `n` in place of the 9x9 one, if there is one (19x19:
-/// [`TABLE_19X19_LINES`], read under [`crate::mcts::Params::model_own_lines`]), parsed on
-/// first use.
-#[must_use]
-pub fn lent(n: usize) -> Option<&'static Model> {
-    static NINETEEN: OnceLock<Option<Model>> = OnceLock::new();
-    if n != 19 {
-        return None;
+/// Where the table fitted on the strong 19x19 records (`tengen model fit --records
+/// ARCHIVE...`) is read from: the checkout's `data/` directory, whose path is fixed when the
+/// binary is built.
+///
+/// The two tables fitted on the records are read at first use, not compiled in: together they
+/// are 0.58 MB of text, which would take the release binary past its 6.5 MB bar
+/// (`perf/build.md`). Parsing one takes a few milliseconds.
+pub const TABLE_19X19_RECORDS_FILE: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/data/model-19x19-records.tsv");
+
+/// Where the table fitted on the same records with large patterns as well (`tengen model fit
+/// --records ARCHIVE... --large-patterns 3`) is read from (see [`TABLE_19X19_RECORDS_FILE`]).
+pub const TABLE_19X19_LARGE_FILE: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/data/model-19x19-large.tsv");
+
+/// The largest table file read (a committed table is well under 1 MB).
+const MAX_TABLE_BYTES: u64 = 16 << 20;
+
+/// Reads and parses the table at `path`, saying which file failed and why.
+fn read_table(path: &str) -> Result<Model, String> {
+    let too_large = |n: u64| format!("{path}: {n} bytes, more than a table's {MAX_TABLE_BYTES}");
+    let n = std::fs::metadata(path)
+        .map_err(|e| format!("{path}: {e}"))?
+        .len();
+    if n > MAX_TABLE_BYTES {
+        return Err(too_large(n));
     }
-    NINETEEN
-        .get_or_init(|| Model::parse(TABLE_19X19_LINES).ok())
-        .as_ref()
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    Model::parse(&text).map_err(|e| format!("{path}: {e}"))
+}
+
+/// The table `which` chooses for 13x13 and larger boards, read and parsed on first use: for
+/// [`LargeModel::Records`] and [`LargeModel::Large`], the file's table or why it cannot be
+/// read (`--model-19x19` checks this when it is given); for the others, the compiled-in
+/// table that [`lent`] gives 19x19.
+pub fn large_table(which: LargeModel) -> Result<&'static Model, String> {
+    static LINES: OnceLock<Result<Model, String>> = OnceLock::new();
+    static RECORDS: OnceLock<Result<Model, String>> = OnceLock::new();
+    static LARGE: OnceLock<Result<Model, String>> = OnceLock::new();
+    match which {
+        LargeModel::Nine => builtin(9).ok_or_else(|| "data/model-9x9.tsv".to_string()),
+        LargeModel::Lines => LINES
+            .get_or_init(|| Model::parse(TABLE_19X19_LINES))
+            .as_ref()
+            .map_err(Clone::clone),
+        LargeModel::Records => RECORDS
+            .get_or_init(|| read_table(TABLE_19X19_RECORDS_FILE))
+            .as_ref()
+            .map_err(Clone::clone),
+        LargeModel::Large => LARGE
+            .get_or_init(|| read_table(TABLE_19X19_LARGE_FILE))
+            .as_ref()
+            .map_err(Clone::clone),
+    }
+}
+
+/// The table lent to boards of side `n` in place of the 9x9 one under `which`, if there is one:
+/// [`LargeModel::Lines`] lends [`TABLE_19X19_LINES`] to 19x19, [`LargeModel::Records`] and
+/// [`LargeModel::Large`] their files' tables to 13x13 and up ([`large_table`]).
+#[must_use]
+pub fn lent(n: usize, which: LargeModel) -> Option<&'static Model> {
+    match which {
+        LargeModel::Lines if n == 19 => large_table(which).ok(),
+        LargeModel::Records | LargeModel::Large if n >= 13 => large_table(which).ok(),
+        _ => None,
+    }
 }
 
 /// The table the search reads on boards of side `n` when the move model is on every size
-/// ([`crate::mcts::Params::model_every_size`]): `n`'s own, else the lent one when `own_lines`
-/// ([`crate::mcts::Params::model_own_lines`]), else the 9x9 one.
+/// ([`crate::mcts::Params::model_every_size`]): `n`'s own, else the one `which` lends
+/// ([`crate::mcts::Params::model_19x19`]), else the 9x9 one.
 #[must_use]
-pub fn for_side(n: usize, own_lines: bool) -> Option<&'static Model> {
-    builtin(n)
-        .or_else(|| own_lines.then(|| lent(n)).flatten())
-        .or_else(|| builtin(9))
+pub fn for_side(n: usize, which: LargeModel) -> Option<&'static Model> {
+    builtin(n).or_else(|| lent(n, which)).or_else(|| builtin(9))
 }
 
 /// The built-in model of boards of side `n`, if there is one (9x9 only), parsed on first use.
@@ -391,9 +536,10 @@ mod tests {
     fn the_lent_19x19_table_is_the_9x9_table_with_its_own_lines() {
         let (nine, lent19) = (
             builtin(9).unwrap(),
-            lent(19).expect("data/model-19x19-lines.tsv"),
+            lent(19, LargeModel::Lines).expect("data/model-19x19-lines.tsv"),
         );
-        assert!(lent(9).is_none() && lent(13).is_none());
+        assert!(lent(9, LargeModel::Lines).is_none() && lent(13, LargeModel::Lines).is_none());
+        assert!(lent(19, LargeModel::Nine).is_none());
         let line = GROUPS.iter().position(|g| *g == "line").unwrap();
         for (g, (a, b)) in nine.gammas.iter().zip(&lent19.gammas).enumerate() {
             if g == line {
@@ -405,10 +551,98 @@ mod tests {
         assert!(nine.patterns == lent19.patterns && nine.known_diamonds == lent19.known_diamonds);
     }
 
+    /// The records table parses, is lent to 13x13 and 19x19 only under
+    /// [`LargeModel::Records`], and is a table of its own (not the 9x9 one's patterns).
+    #[test]
+    fn the_records_table_is_lent_to_large_boards() {
+        let records = lent(19, LargeModel::Records).expect("data/model-19x19-records.tsv");
+        assert!(std::ptr::eq(
+            records,
+            lent(13, LargeModel::Records).unwrap()
+        ));
+        assert!(lent(9, LargeModel::Records).is_none() && lent(11, LargeModel::Records).is_none());
+        assert!(std::ptr::eq(
+            for_side(19, LargeModel::Records).unwrap(),
+            records
+        ));
+        assert!(std::ptr::eq(
+            for_side(13, LargeModel::Lines).unwrap(),
+            builtin(9).unwrap()
+        ));
+        assert!(std::ptr::eq(
+            for_side(9, LargeModel::Records).unwrap(),
+            builtin(9).unwrap()
+        ));
+        assert!(records.patterns != builtin(9).unwrap().patterns);
+        assert_eq!(Model::parse(&records.to_text()).unwrap(), *records);
+    }
+
+    /// The large-pattern table is lent like the records table, knows large patterns, and
+    /// the engine's early-stopping read of a move's factor is the full read's on a seeded
+    /// random 19x19 game (every empty point, both colours, every tenth move).
+    #[test]
+    fn the_large_table_reads_the_same_stopping_early() {
+        use crate::board::{Board19, Move};
+        let m = lent(19, LargeModel::Large).expect("data/model-19x19-large.tsv");
+        assert!(std::ptr::eq(m, lent(13, LargeModel::Large).unwrap()));
+        assert!(lent(9, LargeModel::Large).is_none() && m.has_large());
+        assert!(!lent(19, LargeModel::Records).unwrap().has_large());
+        let mut b = Board19::new();
+        let mut seed = 0x853c_49e6_748f_ea9bu64;
+        let (mut c, mut known, mut played) = (crate::board::Color::Black, 0, 0);
+        while played < 160 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            if played % 10 == 0 {
+                for p in b.points() {
+                    let i = p.index();
+                    if b.cell_at(i) != 0 {
+                        continue;
+                    }
+                    for side in [c, !c] {
+                        let full = m.large_gamma(&large::large_hashes(&b, side, i));
+                        assert_eq!(m.large_gamma_at(&b, side, i), full, "{i}");
+                        known += usize::from(full != m.other_large);
+                    }
+                }
+            }
+            let p = b
+                .point((seed % 19) as usize, ((seed >> 8) % 19) as usize)
+                .unwrap();
+            if b.play(c, Move::Play(p)).is_ok() {
+                played += 1;
+                c = !c;
+            }
+        }
+        assert!(known > 100, "{known} moves with a known large pattern");
+    }
+
+    #[test]
+    fn a_table_file_that_cannot_be_read_is_named_in_the_error() {
+        let e = read_table("/nonexistent/model.tsv").unwrap_err();
+        assert!(e.starts_with("/nonexistent/model.tsv: "), "{e}");
+        let bad = std::env::temp_dir().join(format!("tengen-bad-table-{}.tsv", std::process::id()));
+        std::fs::write(&bad, "capture\t9\t1\n").unwrap();
+        let e = read_table(bad.to_str().unwrap()).unwrap_err();
+        std::fs::remove_file(&bad).unwrap();
+        assert!(e.contains("out of range"), "{e}");
+    }
+
     #[test]
     fn bad_tables_are_refused_with_the_line() {
         let good = Model::uniform().to_text();
         assert_eq!(Model::parse(&good).unwrap(), Model::uniform());
+        // Large patterns: the largest known one's gamma, written back as read.
+        let with_large =
+            format!("{good}large\tother\t5e-1\nlarge\t0000abcd\t3\nlarge\t00000007\t2\n");
+        let m = Model::parse(&with_large).unwrap();
+        assert!(m.has_large() && !Model::uniform().has_large());
+        assert_eq!(m.large_gamma(&[0xabcd, 1, 2, 3, 7, 9]), 2.0);
+        assert_eq!(m.large_gamma(&[0xabcd, 1, 2, 3, 4, 9]), 3.0);
+        assert_eq!(m.large_gamma(&[1, 2, 3, 4, 5, 6]), 0.5);
+        assert_eq!(Model::uniform().large_gamma(&[0xabcd, 1, 2, 3, 7, 9]), 1.0);
+        assert_eq!(Model::parse(&m.to_text()).unwrap(), m);
         let no_other = good.replace("pattern\tother\t1.000000e0\n", "");
         assert!(Model::parse(&no_other)
             .unwrap_err()
@@ -427,6 +661,14 @@ mod tests {
             ("diamond\t001000\t1\n", "bad code"),
             ("diamond\t1000000\t1\n", "bad code"),
             ("diamond\t000001\t1\ndiamond\t000001\t2\n", "given twice"),
+            ("large\t0000abcd\t1\n", "other large patterns"),
+            ("large\tother\t1\n", "without any"),
+            ("large\tother\t1\nlarge\tabcd\t2\n", "bad name"),
+            ("large\tother\t1\nlarge\tffffffff\t2\n", "bad name"),
+            (
+                "large\tother\t1\nlarge\t0000abcd\t2\nlarge\t0000abcd\t3\n",
+                "given twice",
+            ),
             ("capture 0 1\n", "three tab-separated"),
         ] {
             let e = Model::parse(&format!("{good}{bad}")).unwrap_err();

@@ -7,10 +7,11 @@ use crate::engine::model;
 
 impl<const N: usize, const W: usize> GoEngine<N, W> {
     /// See [`super::Engine::policy`]. The table is the one the search reads on this board
-    /// size with the default preset ([`model::for_side`]).
+    /// size with the move model on every size and this engine's choice of the large boards'
+    /// table ([`model::for_side`], [`crate::mcts::Params::model_19x19`]).
     pub(super) fn model_policy(&self, c: Color) -> Vec<f32> {
         let n = self.geo().n();
-        let table = model::for_side(n, true);
+        let table = model::for_side(n, self.cfg.params.model_19x19);
         let b = self.game.board();
         let index = |m: &(Color, Move)| match m.1 {
             Move::Play(p) => Some(p.index()),
@@ -29,13 +30,14 @@ impl<const N: usize, const W: usize> GoEngine<N, W> {
                     return -1.0;
                 }
                 table.map_or(1.0, |m| {
+                    let large = m.large_gamma_at(b, c, p.index());
                     m.gamma(&model::features::features(
                         b,
                         c,
                         p.index(),
                         last,
                         second_last,
-                    ))
+                    )) * large
                 })
             })
             .collect();

@@ -214,7 +214,7 @@ pub(super) fn expand<G: SearchGame>(
             near_last: params.prior_near,
             model: params.model_prior,
             model_every_size: params.model_every_size,
-            model_own_lines: params.model_own_lines,
+            model_19x19: params.model_19x19,
             lines: params.prior_lines,
             corners: params.prior_corners,
             ladder: params.prior_ladder,
