@@ -18,7 +18,8 @@
 //! (perf/strength.md); refitted with them, it predicts held-out 19x19 moves less well than the
 //! 9x9 table (`data/README.md`).
 //!
-//! Tables fitted on strong 19x19 records are compiled in and lent to 13x13 and 19x19 under
+//! Tables fitted on strong 19x19 records are read from `data/` at first use
+//! ([`large_table`]) and lent to 13x13 and 19x19 under
 //! [`crate::mcts::Params::model_19x19`]: `data/model-19x19-records.tsv` (today's features) and
 //! `data/model-19x19-large.tsv` (with large spatial patterns, [`large`]).
 
