@@ -47,7 +47,7 @@ pub struct PolicyArgs {
     /// Cazenave's two-liberty "playing atari" urgencies (on/off).
     #[arg(long, value_name = "on|off", value_parser = values::switch)]
     pub two_lib: Option<bool>,
-    /// MoGo 3x3 patterns around the previous move (on/off).
+    /// 3x3 patterns around the previous move (on/off).
     #[arg(long, value_name = "on|off", value_parser = values::switch)]
     pub patterns: Option<bool>,
     /// Probability that the pattern rule is tried (0 to 1) [default: 1].

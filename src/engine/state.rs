@@ -535,7 +535,7 @@ impl<const N: usize, const W: usize> SearchGame for GoState<N, W> {
         }
     }
 
-    /// Feeds the constant-temperature policy (Bouzy and Helmstetter 2003): the values become
+    /// Feeds the constant-temperature policy: the values become
     /// `exp(K v)` move weights in the shared policy tables, used by playouts when
     /// `Policy::temperature` is set.
     fn set_move_values(&self, color: Color, values: &[f32]) {

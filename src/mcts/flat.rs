@@ -1,12 +1,12 @@
-//! Flat Monte Carlo (Bouzy and Helmstetter 2003): statistics for the root moves only, or for the
+//! Flat Monte Carlo: statistics for the root moves only, or for the
 //! root moves and their replies (the depth-2 min-max), with progressive pruning and
 //! all-moves-as-first.
 //!
 //! Each playout plays one root move (the next one still in the race, round robin), with the
 //! depth-2 variant one reply to it (its least sampled one), then a random game to the end. Its
 //! outcome ([`FlatOutcome`]: by default a win or loss scaled to +45 / -45 points so that the
-//! paper's `r_d = 1` and `sigma_e = 0.2`, given in points, keep their meaning; or the final
-//! score in points from the root player's side, as in the paper) goes to:
+//! olga preset's `r_d = 1` and `sigma_e = 0.2`, given in points, keep their meaning; or the
+//! final score in points from the root player's side) goes to:
 //!
 //! * the root move played ("direct" statistics);
 //! * with [`Params::amaf`], also every root move the root player was first to play during the
@@ -34,7 +34,7 @@
 //!
 //! With AMAF the searcher also hands its current AMAF win rates of both colours to the game
 //! every [`MOVE_VALUES_EVERY`] playouts ([`SearchGame::set_move_values`]), for playout
-//! policies that use them (Bouzy and Helmstetter 2003, section 4.3).
+//! policies that use them (the constant temperature).
 //!
 //! It runs on the calling thread only ([`Params::threads`] is ignored) and keeps no tree.
 //!

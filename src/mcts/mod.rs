@@ -242,7 +242,7 @@ pub trait SearchGame: Clone + Send + Sync {
         None
     }
 
-    /// Hook for a playout policy that uses move values (Bouzy and Helmstetter 2003, section 4.3: a
+    /// Hook for a playout policy that uses move values (a
     /// constant temperature over the all-moves-as-first means). The flat searcher with AMAF calls
     /// it on the root state every [`flat::MOVE_VALUES_EVERY`] playouts, once for each colour, with
     /// `values[a.index()]` the current all-moves-as-first win rate in `[0, 1]` of action `a` for

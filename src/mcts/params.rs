@@ -6,7 +6,7 @@ use std::time::Duration;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
     /// Exploration constant `c` of the UCB term `c * sqrt(ln N / n)` (UCB1; `sqrt(2)` is the
-    /// textbook value, Cazenave 2007 uses `sqrt(0.1)`; with RAVE little exploration is needed).
+    /// textbook value, the golois presets use `sqrt(0.1)`; with RAVE little exploration is needed).
     pub exploration: f32,
     /// Use UCB1-tuned: the UCB term becomes
     /// `c * sqrt(ln N / n * min(1/4, var + sqrt(2 ln N / n)))` with the Bernoulli variance
@@ -14,11 +14,10 @@ pub struct Params {
     pub tuned: bool,
     /// Blend in all-moves-as-first statistics (RAVE).
     pub rave: bool,
-    /// RAVE equivalence parameter `k` of `beta = sqrt(k / (3 n + k))` (the Teye report, after Gelly
-    /// and Silver): `beta` is 1 for an unvisited child, 1/2 at `n = k`, and falls towards 0 as `n`
+    /// RAVE equivalence parameter `k` of `beta = sqrt(k / (3 n + k))`: `beta` is 1 for an unvisited child, 1/2 at `n = k`, and falls towards 0 as `n`
     /// grows, so AMAF guides a child while it is young and its own mean takes over later.
     pub rave_k: f32,
-    /// RAVE bias `b` of Gelly and Silver's minimum-MSE schedule: when above 0 it replaces the
+    /// RAVE bias `b` of the minimum-MSE schedule: when above 0 it replaces the
     /// `k` schedule by `beta = m / (n + m + 4 b^2 n m)`, `m` the child's AMAF samples. `beta` is
     /// then 1 for an unvisited child too, but falls faster for a child whose AMAF statistics
     /// are few, and is about `1 / (1 + 4 b^2 n)` once they are many.
@@ -46,7 +45,7 @@ pub struct Params {
     pub backup: Backup,
     /// The search algorithm: the UCT tree, or flat Monte Carlo at the root.
     pub algorithm: Algorithm,
-    /// Flat search: progressive pruning (Bouzy and Helmstetter 2003, section 4.1).
+    /// Flat search: progressive pruning.
     pub pp: bool,
     /// Flat search with pruning: a move is statistically inferior to another when
     /// `m + r_d sigma < m' - r_d sigma'` (`m` the mean outcome, `sigma` its standard error).
@@ -135,7 +134,7 @@ pub enum Backup {
     /// The mean of all results through the node.
     #[default]
     Mean,
-    /// Crazy Stone's mix (Cazenave 2007, section 3.3): from the mean towards the best child's value
+    /// The mix backup: from the mean towards the best child's value
     /// as the children gain games (see [`crate::mcts::tree::mix_value`]).
     Mix,
 }
@@ -173,23 +172,23 @@ pub enum Algorithm {
     /// UCT with RAVE on a tree (the default).
     #[default]
     Uct,
-    /// Flat Monte Carlo at the root (Bouzy and Helmstetter 2003), see [`crate::mcts::flat`].
+    /// Flat Monte Carlo at the root, see [`crate::mcts::flat`].
     Flat,
 }
 
 /// The outcome of one playout for the flat searcher.
 ///
-/// Bouzy and Helmstetter (2003) score playouts in points and sets `r_d` and `sigma_e` in points,
-/// with a playout's score deviating by about 45 points on 9x9. We play to win (Bouzy 2007 reports
-/// win/loss outcomes beating score outcomes), so the default is the win/loss outcome scaled to the
+/// Progressive pruning's `r_d` and `sigma_e` are set in points, for playouts scored in points,
+/// with a playout's score deviating by about 45 points on 9x9. We play to win (win/loss
+/// outcomes beat score outcomes), so the default is the win/loss outcome scaled to the
 /// same spread: +45 for a win, -45 for a loss, 0 for a draw, whose deviation is at most 45 points;
-/// the paper's `r_d = 1` and `sigma_e = 0.2` then keep their meaning.
+/// the olga preset's `r_d = 1` and `sigma_e = 0.2` then keep their meaning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum FlatOutcome {
     /// +45 for a win, -45 for a loss, 0 for a draw (the default).
     #[default]
     Win,
-    /// The final score in points from the root player's side, as in Bouzy and Helmstetter 2003.
+    /// The final score in points from the root player's side, as the olga preset's pruning reads it.
     Score,
 }
 

@@ -1,8 +1,8 @@
 //! Random playouts on the board kernel.
 //!
 //! [`light`] is the reference light playout of the benchmark: uniform among legal, non-eyelike
-//! moves, simple ko, pass only when nothing is left, area scoring. [`heavy`] adds the seed
-//! papers' playout policies (atari and two-liberty urgencies, real eyes, 3x3 [`patterns`],
+//! moves, simple ko, pass only when nothing is left, area scoring. [`heavy`] adds the presets'
+//! playout policies (atari and two-liberty urgencies, real eyes, 3x3 [`patterns`],
 //! last-good-reply, mercy rule, constant temperature), each switchable. [`batch`] runs batches
 //! of playouts on threads (the `tengen bench` workload). [`lanes`] plays the light playout on
 //! the bit-parallel lane kernel, several games side by side in a thread.

@@ -1,4 +1,4 @@
-//! MoGo-style 3x3 patterns (Bouzy 2007 and the Teye report, after Gelly et al. 2006): a handful of
+//! 3x3 patterns: a handful of
 //! local shapes around an empty point that make it worth playing right after the opponent's move
 //! next to it: hane, two kinds of cut, and four edge shapes.
 //!

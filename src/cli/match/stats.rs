@@ -54,9 +54,8 @@ pub(super) fn elo_line(p: f64, lo: f64, hi: f64) -> String {
     }
 }
 
-/// A's score margins in the games counted on the board (not resigned, not forfeited): the
-/// paper measure of Bouzy and Helmstetter 2003, whose tables give mean relative scores rather than
-/// win rates.
+/// A's score margins in the games counted on the board (not resigned, not forfeited): the mean
+/// relative score, a measure beside the win rate.
 #[derive(Default)]
 pub(super) struct Margins {
     n: u32,

@@ -91,7 +91,7 @@ impl<G: SearchGame> Shared<'_, G> {
     }
 }
 
-/// A decided game (Cazenave 2007, section 3.4).
+/// A decided game.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Decided {
     /// Won: play this root child (its arena index).

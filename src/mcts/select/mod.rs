@@ -209,7 +209,7 @@ pub fn rave_beta(k: f32, n: u32) -> f32 {
 }
 
 /// `beta` of the minimum-MSE schedule for `n` visits and `m` AMAF samples, `four_b2` being
-/// `4 b^2` (Gelly and Silver): the weight that minimises the mean squared error of the blend
+/// `4 b^2`: the weight that minimises the mean squared error of the blend
 /// when the AMAF mean is off by a bias `b`.
 #[inline(always)]
 fn mse_beta(four_b2: f32, n: f32, m: f32) -> f32 {

@@ -1,7 +1,7 @@
 //! The mix backup's value of a node: its mean result moved towards its best child's value as
 //! the children gain games ([`mix_value`]).
 
-/// Crazy Stone's mix value of a node (Cazenave 2007, section 3.3), all values from the side of the
+/// The mix value of a node (the golois presets' backup), all values from the side of the
 /// player to move at the node.
 ///
 /// `mean` and `games` are the node's own mean result and games; `children` yields each child's
@@ -12,17 +12,17 @@
 /// `best`, else the child of second-highest mix. With both present, the mix is:
 ///
 /// * if `best` has fewer games than `second`: the weighted average `(n2 best.mix + w mean) /
-///   (n2 + w)` (with `n2` the games of `second`, as the paper writes it) when `second.mix` is
+///   (n2 + w)` (with `n2` the games of `second`) when `second.mix` is
 ///   above the mean; else `(n1 best.mix + w mean) / (n1 + w)` when `best.mix` is below the
 ///   mean; else the mean;
 /// * otherwise `(n1 best.mix + w mean) / (n1 + w)`.
 ///
-/// With a single child taking part the mix is `(n1 best.mix + w mean) / (n1 + w)` too (the paper
-/// takes the child's mix when it is the only visited child). So a node's value starts at its
+/// With a single child taking part the mix is `(n1 best.mix + w mean) / (n1 + w)` too (one could
+/// take the child's mix when it is the only visited child instead). So a node's value starts at its
 /// mean and, as its best children gain games relative to `w`, moves towards the best child's
 /// value (the maximum for the player to move).
 ///
-/// The paper's pseudocode does not say which children may be `bestChild`. Taking every child,
+/// Which children may be `bestChild` is a choice. Taking every child,
 /// as a first version did, made the search lock in (`perf/strength.md`): under UCT every child
 /// is tried once, a child with one won game has a mix of 1, and the second rule then weights
 /// that single game by the most played child's games, so every young node looks won for its

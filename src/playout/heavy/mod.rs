@@ -1,32 +1,32 @@
-//! Playout policies of the seed papers, each switchable, on top of the light playout.
+//! The heavy playout policies (those of the presets), each switchable, on top of the light playout.
 //!
 //! A [`Policy`] says which ideas are on. When none is (`Policy::LIGHT`), callers run
 //! [`light_playout`](crate::playout::light_playout) unchanged; otherwise [`heavy_playout`]
 //! chooses each move by trying, in order:
 //!
-//! 1. **last good reply** (Drake 2009): the stored winning reply of the side to move to the
+//! 1. **last good reply**: the stored winning reply of the side to move to the
 //!    previous move, if it is still a fine move;
-//! 2. **atari urgencies** (Cazenave 2007, Bouzy 2007; MoGo): capture the previous move's string
+//! 2. **atari urgencies**: capture the previous move's string
 //!    when it is in atari, and save own strings it put in atari, by capturing an attacker in
 //!    atari or by extending when that gains liberties;
-//! 3. **playing atari** (Cazenave 2007 section 4.2): Golois's urgencies for strings with two
+//! 3. **playing atari**: the golois preset's urgencies for strings with two
 //!    liberties (10000 / 1000 / 200 x size) on the strings at the previous move, drawn against
 //!    a weight of 1 for every other move;
-//! 4. **nakade** (as Pachi's playouts have it): with some probability, the vital point of a
+//! 4. **nakade**: with some probability, the vital point of a
 //!    small eye space of the opponent's next to the previous move;
-//! 5. **3x3 patterns** (Bouzy 2007, the Teye report): the MoGo shapes on the empty points around
+//! 5. **3x3 patterns**: the hane, cut and edge shapes on the empty points around
 //!    the previous move ([`patterns`]), then, if asked and none matched, around the mover's own
 //!    move before it;
-//! 6. **last-move locality** (Bouzy 2007): with some probability, a random move next to the
+//! 6. **last-move locality**: with some probability, a random move next to the
 //!    previous one;
 //! 7. a **random move**, uniform over candidates, or drawn with probability `exp(K v)` under a
-//!    **constant temperature** (Bouzy and Helmstetter 2003 section 4.3); with `redirect`, a
+//!    **constant temperature**; with `redirect`, a
 //!    draw refused as a self-atari of two or more stones becomes its string's one liberty when
 //!    that move is acceptable.
 //!
 //! Candidates obey the chosen **eye rule** ([`EyeRule`]: the kernel's eyelike test, the plain
-//! surrounded-point test, or Golois's real eyes), and may exclude self-ataris. The **mercy rule**
-//! (Bouzy 2007) stops a playout when one side has captured a given number of stones more than
+//! surrounded-point test, or real eyes), and may exclude self-ataris. The **mercy rule**
+//! stops a playout when one side has captured a given number of stones more than
 //! the other. Everything is allocation-free: the tables live in [`PolicyTables`], shared by all
 //! threads and kept between moves, and the move record in a caller's [`MoveLog`].
 

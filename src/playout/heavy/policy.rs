@@ -12,15 +12,15 @@ pub enum EyeRule {
     /// fewer than two enemy diagonals (none on the edge). The light playout's rule.
     Eyelike,
     /// Points whose orthogonal neighbours are all own stones not in atari, diagonals ignored
-    /// (the common rule Cazenave 2007 starts from).
+    /// (the common rule).
     Surrounded,
-    /// Real eyes (Cazenave 2007 section 4.1): surrounded by own stones not in atari, and the enemy
+    /// Real eyes: surrounded by own stones not in atari, and the enemy
     /// diagonals plus the unprotected empty diagonals are at most one (none on the edge). An
     /// empty diagonal is protected when all its on-board orthogonal neighbours are own stones.
     Real,
 }
 
-/// Last-good-reply variant (Drake 2009).
+/// Last-good-reply variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lgr {
     Off,
@@ -41,7 +41,7 @@ pub struct Policy {
     pub atari_rate: f32,
     /// Golois's two-liberty ("playing atari") urgencies.
     pub two_lib: bool,
-    /// MoGo 3x3 patterns around the previous move.
+    /// 3x3 patterns around the previous move.
     pub patterns: bool,
     /// Probability that the pattern rule is tried (1: always, with no random draw).
     pub pattern_rate: f32,

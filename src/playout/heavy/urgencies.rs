@@ -201,7 +201,7 @@ impl Mover<'_> {
         near
     }
 
-    /// Golois's two-liberty urgencies (Cazenave 2007 section 4.2) for the strings at and next to
+    /// The two-liberty ("playing atari") urgencies for the strings at and next to
     /// `last`: the string played there and `c`'s strings touching it. Returns the weighted list.
     #[inline(always)]
     pub(super) fn two_lib_urgencies<const N: usize, const W: usize>(
