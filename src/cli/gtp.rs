@@ -629,7 +629,7 @@ mod tests {
         );
         assert_eq!(
             large(&["--model-19x19", "eleven"]),
-            Err(clap::error::ErrorKind::InvalidValue)
+            Err(clap::error::ErrorKind::ValueValidation)
         );
         assert_eq!(
             large(&["--model-own-lines", "--model-19x19", "records"]),
