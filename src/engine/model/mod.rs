@@ -359,8 +359,8 @@ impl Model {
     }
 }
 
-/// Gammas of diamond codes (and of large patterns' names) in an open-addressing table with linear probing, at most half
-/// full: read at every expansion for every legal move, a lookup is a multiply and one or two
+/// Gammas of diamond codes (and of large patterns' names) in an open-addressing table with
+/// linear probing, at most half full: read at every expansion for every legal move, a lookup is a multiply and one or two
 /// probes. (A binary search over the sorted codes cost 3.6 % more instructions of a 9x9
 /// search, `perf/search.md`.)
 #[derive(Clone, Debug, PartialEq)]
@@ -443,12 +443,13 @@ const MAX_TABLE_BYTES: u64 = 16 << 20;
 
 /// Reads and parses the table at `path`, saying which file failed and why.
 fn read_table(path: &str) -> Result<Model, String> {
-    let too_large = |n: u64| format!("{path}: {n} bytes, more than a table's {MAX_TABLE_BYTES}");
     let n = std::fs::metadata(path)
         .map_err(|e| format!("{path}: {e}"))?
         .len();
     if n > MAX_TABLE_BYTES {
-        return Err(too_large(n));
+        return Err(format!(
+            "{path}: {n} bytes, more than a table's {MAX_TABLE_BYTES}"
+        ));
     }
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     Model::parse(&text).map_err(|e| format!("{path}: {e}"))

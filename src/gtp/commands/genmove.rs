@@ -43,7 +43,7 @@ impl<O: Write, E: Write> Server<O, E> {
         let Some(c) = parse::color(c) else {
             return Ok(err("invalid color"));
         };
-        let (d, _) = match self.generate(c, req)? {
+        let (d, _) = match self.generate(c, req, &[])? {
             Ok(r) => r,
             Err(e) => return Ok(err(&e)),
         };
@@ -56,23 +56,18 @@ impl<O: Write, E: Write> Server<O, E> {
     /// Generates a move for `c`, watching the input for interrupts (and streaming analysis
     /// lines when asked), then accounts time and writes the stderr summary. The inner error is
     /// the engine's failure ([`crate::engine::player::Engine::take_failure`]): then no move was
-    /// played.
+    /// played. `policy` gives the streamed lines' priors (the model's policy before the move).
     fn generate(
         &mut self,
         c: Color,
         req: GenRequest,
+        policy: &[f32],
     ) -> io::Result<Result<(Decision, Analysis), String>> {
         let opts = GenmoveOptions {
             limits: self.move_limits(c),
             cleanup: req.cleanup,
             commit: req.commit,
             allow_resign: req.resign,
-        };
-        // The priors of the streamed lines: the model's policy before the move.
-        let policy = if req.stream.is_some() {
-            self.engine.policy(c)
-        } else {
-            Vec::new()
         };
         let start = Instant::now();
         let Server {
@@ -97,7 +92,7 @@ impl<O: Write, E: Write> Server<O, E> {
             if let Some((info, every)) = &req.stream {
                 if last_stream.elapsed() >= *every {
                     last_stream = Instant::now();
-                    let line = format::info_line(&build(), info, &policy);
+                    let line = format::info_line(&build(), info, policy);
                     if !line.is_empty() {
                         if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
                             io_error = Some(e);
@@ -164,8 +159,9 @@ impl<O: Write, E: Write> Server<O, E> {
             resign: true,
             stream: Some((info, every)),
         };
+        // The priors of the streamed lines: the model's policy before the move.
         let policy = self.engine.policy(c);
-        let (d, a) = match self.generate(c, req)? {
+        let (d, a) = match self.generate(c, req, &policy)? {
             Ok(r) => r,
             Err(e) => {
                 // The `=` line is out: end the response without a move, and say why on stderr.
