@@ -160,62 +160,61 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.libs_after_union(c, i, cells, own)
     }
 
-    /// The number of `c`'s stones among the cells around `i` whose string is in
-    /// atari, counted once per neighbouring stone (each is a distinct point).
+    /// The number of `c`'s stones among the cells around `i` whose string is in atari, counted
+    /// once per neighbouring stone (each is a distinct point). The four neighbours are read
+    /// without a branch ([`Self::libs_around`]) and masked by colour: a loop over the stones
+    /// mispredicted its exit about once a call.
     #[inline(always)]
     fn ataris_among(&self, c: Color, i: usize, cells: Packed) -> u32 {
-        let around = self.geo.around(i);
-        let mut stones = bytes_eq(cells, cell_of(c.index()));
+        let libs = self.libs_around(i);
+        let stones = bytes_eq(cells, cell_of(c.index()));
         let mut n = 0;
-        while stones != 0 {
-            let q = around[(stones.trailing_zeros() / 8) as usize & 3];
-            stones &= stones - 1;
-            n += u32::from(self.chain(self.root_of(q)).lib_count == 1);
+        for (k, l) in libs.into_iter().enumerate() {
+            n += (stones >> (8 * k)) & u32::from(l == 1);
         }
         n
     }
 
-    /// [`Self::libs_after_cells`] by the union of the liberty sets, `own` being the own
-    /// neighbours' bits (`bytes_eq(cells, own colour)`).
+    /// The liberty counts of the strings on the four orthogonal neighbours of `i`, in
+    /// `Geometry::around` order, read without a branch: meaningful only where the neighbour
+    /// holds a stone (a caller masks the others out by their cells), any number elsewhere.
     #[inline(always)]
-    fn libs_after_union(&self, c: Color, i: usize, cells: Packed, mut own: Packed) -> u32 {
-        let around = self.geo.around(i);
-        let at = |bits: u32| around[(bits.trailing_zeros() / 8) as usize & 3];
+    pub(crate) fn libs_around(&self, i: usize) -> [u32; 4] {
+        self.geo.around(i).map(|q| self.libs_at_any(q))
+    }
+
+    /// [`Self::libs_after_cells`] by the union of the liberty sets, `own` being the own
+    /// neighbours' bits (`bytes_eq(cells, own colour)`). The opponent's stones in atari next
+    /// to `i` are distinct points and never liberties, so they are added to the count, not to
+    /// the set.
+    #[inline(always)]
+    fn libs_after_union(&self, c: Color, i: usize, cells: Packed, own: Packed) -> u32 {
+        // The four neighbours' liberty sets, the others' masked out: no branch on each (a
+        // loop over the own ones mispredicted its exit about every other call).
         let mut libs = self.geo.neighbours_of(i) & self.empty;
-        while own != 0 {
-            libs |= self.chain(self.root_of(at(own))).libs;
-            own &= own - 1;
-        }
-        let mut opp = bytes_eq(cells, cell_of((!c).index()));
-        while opp != 0 {
-            let q = at(opp);
-            opp &= opp - 1;
-            if self.chain(self.root_of(q)).lib_count == 1 {
-                libs.insert(q);
-            }
+        for (k, q) in self.geo.around(i).into_iter().enumerate() {
+            let keep = 0u64.wrapping_sub(u64::from((own >> (8 * k)) & 1));
+            libs |= self.libs_set_at_any(q) & Bitboard([keep; W]);
         }
         libs.remove(i);
-        libs.count()
+        libs.count() + self.ataris_among(!c, i, cells)
     }
 
     /// Whether `libs_after_cells(c, i, cells) >= 2`, the same answer sooner: an own string
     /// next to `i` with three liberties or more keeps two besides `i`, and no union is made.
+    /// The four neighbours' counts are read at once and tested without a branch on each.
     #[inline(always)]
     pub(super) fn libs_after_cells_at_least_two(&self, c: Color, i: usize, cells: Packed) -> bool {
         let own = bytes_eq(cells, cell_of(c.index()));
         if own == 0 {
             return zero_bytes(cells).count_ones() + self.ataris_among(!c, i, cells) >= 2;
         }
-        let around = self.geo.around(i);
-        let mut rest = own;
-        while rest != 0 {
-            let q = around[(rest.trailing_zeros() / 8) as usize & 3];
-            rest &= rest - 1;
-            if self.chain(self.root_of(q)).lib_count >= 3 {
-                return true;
-            }
+        let libs = self.libs_around(i);
+        let mut three = 0;
+        for (k, l) in libs.into_iter().enumerate() {
+            three |= (own >> (8 * k)) & u32::from(l >= 3);
         }
-        self.libs_after_union(c, i, cells, own) >= 2
+        three != 0 || self.libs_after_union(c, i, cells, own) >= 2
     }
 
     /// The one liberty of the string `c` would make by playing the empty point `i`, when the

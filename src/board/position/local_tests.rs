@@ -48,6 +48,19 @@ fn libs_after_from_scratch<const N: usize, const W: usize>(
 /// Every empty point's answers, for both colours, against the from-scratch count.
 fn check_position<const N: usize, const W: usize>(b: &Board<N, W>) {
     let geo = b.geometry();
+    // The four neighbours' liberty counts read without a branch: exact on every stone.
+    for i in b.on_board() {
+        let libs = b.libs_around(i);
+        for (k, q) in geo.around(i).into_iter().enumerate() {
+            for c in [Color::Black, Color::White] {
+                if b.stones(c).contains(q) {
+                    let want = string_from_scratch(b, q, c).1;
+                    assert_eq!(libs[k], want.count(), "{c} {q}\n{b}");
+                    assert_eq!(b.libs_set_at_any(q), want, "{c} {q}\n{b}");
+                }
+            }
+        }
+    }
     for i in b.empty() {
         for c in [Color::Black, Color::White] {
             let want = libs_after_from_scratch(b, c, i);
