@@ -48,6 +48,22 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.stones[c]
     }
 
+    /// The stones of `c`'s strings in atari (with exactly one liberty).
+    #[must_use]
+    #[inline(always)]
+    pub fn in_atari(&self, c: Color) -> Bitboard<W> {
+        self.atari[c]
+    }
+
+    /// Records that the string of colour `col` on `stones` has `lib_count` liberties: its
+    /// stones join `col`'s atari set on a count of one and leave it otherwise, by a mask
+    /// (the count decides no branch).
+    #[inline(always)]
+    pub(super) fn mark_atari(&mut self, col: Color, stones: Bitboard<W>, lib_count: u32) {
+        let keep = Bitboard([0u64.wrapping_sub(u64::from(lib_count == 1)); W]);
+        self.atari[col] = (self.atari[col] - stones) | (stones & keep);
+    }
+
     /// Empty points.
     #[must_use]
     #[inline(always)]

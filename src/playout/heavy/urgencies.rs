@@ -93,20 +93,6 @@ impl Urge {
     }
 }
 
-/// Whether a string through the stones `stones` is in atari: one look per string.
-#[inline(always)]
-fn any_in_atari<const N: usize, const W: usize>(board: &Board<N, W>, stones: Bitboard<W>) -> bool {
-    let mut rest = stones;
-    while let Some(a) = rest.first() {
-        let ch = board.stone_chain(a);
-        if ch.lib_count == 1 {
-            return true;
-        }
-        rest -= ch.stones;
-    }
-    false
-}
-
 /// The own (`c`'s) neighbours of `last` whose string has exactly `libs` liberties, bit `k`
 /// for `Geometry::around(last)[k]`: the four counts read at once and masked by the cells.
 #[inline(always)]
@@ -171,17 +157,16 @@ impl Mover<'_> {
             let ch = board.stone_chain(q);
             let lib = ch.libs.first().unwrap_or(0);
             // Capture an attacker in atari.
-            // One look per attacking string, not per stone: a string in atari adds its
-            // liberty once for each of its stones next to ours, as a look per stone did.
-            let mut attackers = board.geometry().neighbours(ch.stones) & board.stones(!c);
+            // One look per attacking string in atari (the board's kept set), not per stone:
+            // it adds its liberty once for each of its stones next to ours, as a look per
+            // stone did, in the same order (by its first stone next to ours).
+            let mut attackers = board.geometry().neighbours(ch.stones) & board.in_atari(!c);
             while let Some(a) = attackers.first() {
                 let att = board.stone_chain(a);
                 let next_to = attackers & att.stones;
                 attackers -= att.stones;
-                if att.lib_count == 1 {
-                    if let Some(l) = att.libs.first() {
-                        urgent.add(l, next_to.count());
-                    }
+                if let Some(l) = att.libs.first() {
+                    urgent.add(l, next_to.count());
                 }
             }
             // Extend, if that gains liberties (and, with `ladders`, escapes a ladder).
@@ -256,8 +241,12 @@ impl Mover<'_> {
                 continue;
             }
             let col = if board.cell_at(s) == own { c } else { !c };
-            let nbrs = board.geometry().neighbours(ch.stones) & board.stones(!col);
-            if any_in_atari(board, nbrs) {
+            // A string next to it in atari, from the board's kept set (no visit per string).
+            if board
+                .geometry()
+                .neighbours(ch.stones)
+                .intersects(board.in_atari(!col))
+            {
                 continue; // an adjacent string in atari: the capture rules are in charge
             }
             let mut libs = ch.libs.iter();
