@@ -102,11 +102,18 @@ impl<const W: usize> Bitboard<W> {
     #[must_use]
     #[inline(always)]
     pub fn first(self) -> Option<usize> {
-        self.0
-            .iter()
-            .enumerate()
-            .find(|(_, &w)| w != 0)
-            .map(|(i, &w)| i * 64 + w.trailing_zeros() as usize)
+        // Every word looked at, from the last, the answer kept by a select: a search that
+        // stops at the first non-zero word mispredicted its exit about a quarter of the time
+        // in the heavy playout (a liberty or stone set of 9x9 straddles two words).
+        let mut r = Self::CAPACITY;
+        let mut k = W;
+        while k > 0 {
+            k -= 1;
+            let w = self.0[k];
+            let at = k * 64 + w.trailing_zeros() as usize;
+            r = if w != 0 { at } else { r };
+        }
+        (r < Self::CAPACITY).then_some(r)
     }
 
     /// Whether the two sets share an element.
@@ -332,5 +339,25 @@ mod tests {
         }
         assert_eq!(b.first(), Some(0));
         assert!(b.contains(191) && !b.contains(192) && !b.contains(usize::MAX));
+    }
+
+    /// `first` is the iteration's first element, whichever word holds it, and `None` on the
+    /// empty set.
+    #[test]
+    fn first_is_the_smallest_element_in_any_word() {
+        assert_eq!(Bitboard::<6>::EMPTY.first(), None);
+        assert_eq!(Bitboard::<1>::EMPTY.first(), None);
+        for i in [0, 1, 63, 64, 127, 128, 200, 255, 320, 383] {
+            let mut b = Bitboard::<6>::single(i);
+            assert_eq!(b.first(), Some(i));
+            // Larger elements in this word and the later ones do not change it.
+            for j in [i + 1, i + 64, 383] {
+                if j < Bitboard::<6>::CAPACITY {
+                    b.insert(j);
+                }
+            }
+            assert_eq!(b.first(), b.iter().next());
+            assert_eq!(b.first(), Some(i));
+        }
     }
 }

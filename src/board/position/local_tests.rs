@@ -45,9 +45,56 @@ fn libs_after_from_scratch<const N: usize, const W: usize>(
     libs.count()
 }
 
-/// Every empty point's answers, for both colours, against the from-scratch count.
-fn check_position<const N: usize, const W: usize>(b: &Board<N, W>) {
+/// The stones of `c`'s strings with exactly one liberty, by flood fill.
+fn atari_from_scratch<const N: usize, const W: usize>(b: &Board<N, W>, c: Color) -> Bitboard<W> {
+    let mut atari = Bitboard::EMPTY;
+    for s in b.stones(c) {
+        if string_from_scratch(b, s, c).1.count() == 1 {
+            atari.insert(s);
+        }
+    }
+    atari
+}
+
+/// Every empty point's answers, for both colours, against the from-scratch count; returns
+/// whether a string was in atari.
+fn check_position<const N: usize, const W: usize>(b: &Board<N, W>) -> bool {
     let geo = b.geometry();
+    // The kept atari sets, on the board, on a copy of it and on the position set up from its
+    // stones.
+    let mut copy = Board::with_geometry(geo);
+    copy.copy_from(b);
+    let set_up = Board::from_stones(geo, b.stones(Color::Black), b.stones(Color::White))
+        .expect("a played position sets up");
+    let mut any_atari = false;
+    for c in [Color::Black, Color::White] {
+        let want = atari_from_scratch(b, c);
+        assert_eq!(b.in_atari(c), want, "{c}'s strings in atari\n{b}");
+        assert_eq!(
+            copy.in_atari(c),
+            want,
+            "{c}'s strings in atari, copied\n{b}"
+        );
+        assert_eq!(
+            set_up.in_atari(c),
+            want,
+            "{c}'s strings in atari, set up\n{b}"
+        );
+        any_atari |= !want.is_empty();
+    }
+    // The four neighbours' liberty counts read without a branch: exact on every stone.
+    for i in b.on_board() {
+        let libs = b.libs_around(i);
+        for (k, q) in geo.around(i).into_iter().enumerate() {
+            for c in [Color::Black, Color::White] {
+                if b.stones(c).contains(q) {
+                    let want = string_from_scratch(b, q, c).1;
+                    assert_eq!(libs[k], want.count(), "{c} {q}\n{b}");
+                    assert_eq!(b.libs_set_at_any(q), want, "{c} {q}\n{b}");
+                }
+            }
+        }
+    }
     for i in b.empty() {
         for c in [Color::Black, Color::White] {
             let want = libs_after_from_scratch(b, c, i);
@@ -63,24 +110,27 @@ fn check_position<const N: usize, const W: usize>(b: &Board<N, W>) {
             );
         }
     }
+    any_atari
 }
 
 struct RandomGames(u64);
 
 impl SizeTask for RandomGames {
-    type Output = usize;
+    type Output = (usize, usize);
 
     /// Plays seeded random games (candidates only, so that strings grow and get captured),
-    /// checking every position; returns the number of positions checked.
-    fn run<const N: usize, const W: usize>(self, geo: Geometry<N, W>) -> usize {
+    /// checking every position; returns the number of positions checked and of those with a
+    /// string in atari.
+    fn run<const N: usize, const W: usize>(self, geo: Geometry<N, W>) -> (usize, usize) {
         let mut rng = Pcg32::seed_from_u64(self.0);
         let mut checked = 0;
+        let mut with_atari = 0;
         for _ in 0..3 {
             let mut b = Board::with_geometry(geo);
             let mut c = Color::Black;
             let mut passes = 0;
             for _ in 0..(3 * geo.n() * geo.n()) {
-                check_position(&b);
+                with_atari += usize::from(check_position(&b));
                 checked += 1;
                 let cands: Vec<usize> = b.candidates(c).iter().collect();
                 if cands.is_empty() {
@@ -97,14 +147,19 @@ impl SizeTask for RandomGames {
                 c = !c;
             }
         }
-        checked
+        (checked, with_atari)
     }
 }
 
 #[test]
 fn liberty_counts_after_a_move_match_a_recount_on_every_size() {
     for size in BoardSize::all() {
-        let checked = with_size(size, RandomGames(u64::from(size.get() as u32)));
+        let (checked, with_atari) = with_size(size, RandomGames(u64::from(size.get() as u32)));
         assert!(checked > 10, "size {size}: {checked} positions");
+        // The atari sets were checked with strings in them, not only empty.
+        assert!(
+            with_atari > 0,
+            "size {size}: no string in atari in {checked} positions"
+        );
     }
 }

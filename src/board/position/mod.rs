@@ -121,6 +121,11 @@ pub struct Board<const N: usize, const W: usize> {
     /// in raster order (see [`Board::raster_code`]), kept by every cell write. Exact at the
     /// on-board points; `verify` recounts it from the mailbox.
     codes: [u16; MAILBOX],
+    /// The stones of each colour's strings with exactly one liberty, kept by every change of
+    /// a chain's liberty count (a mask update, no branch), so that a rule asks "is a string
+    /// next to these stones in atari" by one intersection instead of a visit per string.
+    /// `verify` recomputes it from the chains.
+    atari: ByColor<Bitboard<W>>,
     /// Root point of the chain of each stone; meaningful only on stones.
     root: [[u16; 64]; W],
     /// Chain data by root point; meaningful only where `root[r] == r` on a stone.
@@ -162,6 +167,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
             empty_pos: EXACT.empty_pos[slot(geo.n())],
             cell: EXACT.empty_cells[slot(geo.n())],
             codes: EXACT.empty_codes[slot(geo.n())],
+            atari: ByColor([Bitboard::EMPTY; 2]),
             root: [[0; 64]; W],
             chains: [[Chain::EMPTY; 64]; W],
         }
@@ -180,6 +186,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.empty_pos = EXACT.empty_pos[slot(self.geo.n())];
         self.cell = EXACT.empty_cells[slot(self.geo.n())];
         self.codes = EXACT.empty_codes[slot(self.geo.n())];
+        self.atari = ByColor([Bitboard::EMPTY; 2]);
     }
 
     /// Makes `self` equal to `src`, copying only live chain data (cheap for sparse boards).
@@ -197,6 +204,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.empty_pos = src.empty_pos;
         self.cell = src.cell;
         self.codes = src.codes;
+        self.atari = src.atari;
         for s in src.stones[Color::Black] | src.stones[Color::White] {
             let r = src.root_of(s);
             self.set_root(s, r);

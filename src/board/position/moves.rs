@@ -61,7 +61,13 @@ impl<const N: usize, const W: usize> Board<N, W> {
             let r = self.root_of(q);
             let ch = self.chain_mut(r);
             ch.lib_count -= ch.libs.take(i);
-            if ch.lib_count == 0 {
+            let (stones, count) = (ch.stones, ch.lib_count);
+            if count <= 1 {
+                // Into atari, or captured (out of the set before its stones are lifted);
+                // with two or more left it was not in atari before either.
+                self.mark_atari(!c, stones, count);
+            }
+            if count == 0 {
                 captured += self.remove_chain(geo, r, !c, i);
                 libs.insert(q);
                 lib_count += 1;
@@ -77,6 +83,9 @@ impl<const N: usize, const W: usize> Board<N, W> {
                 lib_count,
                 size: 1,
             };
+            // A new string of one stone: into the set on one liberty (`i` was empty, so not in
+            // it), one word written.
+            self.atari[c].0[(i / 64) % W] |= u64::from(lib_count == 1) << (i % 64);
             (libs, lib_count)
         } else {
             // The largest neighbouring chain absorbs the stone and the other chains, so that
@@ -92,6 +101,8 @@ impl<const N: usize, const W: usize> Board<N, W> {
                 }
             }
             let mut merged = *self.chain(best);
+            // Whether a joined string was in atari (its stones are then in the kept set).
+            let mut was_atari = merged.lib_count == 1;
             merged.stones.insert(i);
             merged.size += 1;
             merged.libs |= libs;
@@ -101,6 +112,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
                 own_bits &= own_bits - 1;
                 if r != best && !merged.stones.contains(r) {
                     let other = *self.chain(r);
+                    was_atari |= other.lib_count == 1;
                     merged.stones |= other.stones;
                     merged.size += other.size;
                     merged.libs |= other.libs;
@@ -116,7 +128,11 @@ impl<const N: usize, const W: usize> Board<N, W> {
             let ch = self.chain_mut(best);
             *ch = merged;
             ch.lib_count = ch.libs.count();
-            (ch.libs, ch.lib_count)
+            let (stones, libs, count) = (ch.stones, ch.libs, ch.lib_count);
+            if count == 1 || was_atari {
+                self.mark_atari(c, stones, count);
+            }
+            (libs, count)
         };
 
         self.ko = if captured == 1 && merged_count == 1 && bytes_eq(cells, own) == 0 {
@@ -163,7 +179,9 @@ impl<const N: usize, const W: usize> Board<N, W> {
             let ch = self.chain_mut(rt);
             ch.libs |= geo.neighbours(ch.stones) & stones;
             ch.lib_count = ch.libs.count();
-            next -= ch.stones;
+            let (gained, count) = (ch.stones, ch.lib_count);
+            self.mark_atari(!col, gained, count);
+            next -= gained;
         }
         n
     }

@@ -48,6 +48,22 @@ impl<const N: usize, const W: usize> Board<N, W> {
         self.stones[c]
     }
 
+    /// The stones of `c`'s strings in atari (with exactly one liberty).
+    #[must_use]
+    #[inline(always)]
+    pub fn in_atari(&self, c: Color) -> Bitboard<W> {
+        self.atari[c]
+    }
+
+    /// Records that the string of colour `col` on `stones` has `lib_count` liberties: its
+    /// stones join `col`'s atari set on a count of one and leave it otherwise, by a mask
+    /// (the count decides no branch).
+    #[inline(always)]
+    pub(super) fn mark_atari(&mut self, col: Color, stones: Bitboard<W>, lib_count: u32) {
+        let keep = Bitboard([0u64.wrapping_sub(u64::from(lib_count == 1)); W]);
+        self.atari[col] = (self.atari[col] - stones) | (stones & keep);
+    }
+
     /// Empty points.
     #[must_use]
     #[inline(always)]
@@ -140,6 +156,9 @@ impl<const N: usize, const W: usize> Board<N, W> {
     pub(super) fn set_cell_in(&mut self, geo: Geometry<N, W>, i: usize, v: u8) {
         debug_assert!(geo == self.geo);
         let k = i.wrapping_add(geo.cell_offset());
+        // The codes change by the old and new values' difference: one XOR each, not a mask
+        // and an OR (cells hold 0 to 3, so the difference stays in the cell's two bits).
+        let delta = u16::from(self.cell[k & (MAILBOX - 1)] ^ v);
         self.cell[k & (MAILBOX - 1)] = v;
         let s = geo.s();
         let around = [
@@ -153,8 +172,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
             k.wrapping_sub(s + 1),
         ];
         for (r, j) in around.into_iter().enumerate() {
-            let code = &mut self.codes[j & (MAILBOX - 1)];
-            *code = (*code & !(3 << (2 * r))) | (u16::from(v) << (2 * r));
+            self.codes[j & (MAILBOX - 1)] ^= delta << (2 * r);
         }
     }
 
@@ -236,5 +254,23 @@ impl<const N: usize, const W: usize> Board<N, W> {
     pub(super) fn chain_mut(&mut self, r: usize) -> &mut Chain<W> {
         debug_assert!(self.geo.onboard().contains(r));
         &mut self.chains.as_flattened_mut()[r.min(Self::LAST)]
+    }
+
+    /// The liberty count of the chain whose root is recorded at the bit index `i`, for any
+    /// index (a neighbour off the board, an empty point): exact when `i` holds a stone, any
+    /// number otherwise (a stale or never written entry, clamped to the tables as above), so a
+    /// caller reads all four neighbours without a branch and masks the answers by their cells.
+    #[inline(always)]
+    pub(super) fn libs_at_any(&self, i: usize) -> u32 {
+        let r = usize::from(self.root.as_flattened()[i.min(Self::LAST)]);
+        self.chains.as_flattened()[r.min(Self::LAST)].lib_count
+    }
+
+    /// The liberty set of the chain whose root is recorded at the bit index `i`, for any
+    /// index, as [`Self::libs_at_any`]: exact on a stone, any set otherwise.
+    #[inline(always)]
+    pub(super) fn libs_set_at_any(&self, i: usize) -> Bitboard<W> {
+        let r = usize::from(self.root.as_flattened()[i.min(Self::LAST)]);
+        self.chains.as_flattened()[r.min(Self::LAST)].libs
     }
 }

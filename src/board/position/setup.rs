@@ -41,6 +41,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
                     b.set_cell(t, cell_of(c.index()));
                     b.hash ^= geo.key(c.index(), t);
                 }
+                b.mark_atari(c, ch.stones, ch.lib_count);
                 *b.chain_mut(s) = ch;
             }
         }
@@ -145,6 +146,7 @@ impl<const N: usize, const W: usize> Board<N, W> {
         }
         let mut hash = 0;
         for c in Color::ALL {
+            let mut atari = Bitboard::<W>::EMPTY;
             let mut todo = self.stones[c];
             while let Some(s) = todo.first() {
                 let fresh = self.flood(s, c);
@@ -173,7 +175,16 @@ impl<const N: usize, const W: usize> Board<N, W> {
                 if fresh.libs.is_empty() {
                     return Err(format!("chain {r} has no liberty"));
                 }
+                if fresh.lib_count == 1 {
+                    atari |= fresh.stones;
+                }
                 todo -= fresh.stones;
+            }
+            if self.atari[c] != atari {
+                return Err(format!(
+                    "{c}'s atari set {:?}, recomputed {atari:?}",
+                    self.atari[c]
+                ));
             }
         }
         if hash != self.hash {

@@ -43,19 +43,12 @@ pub use policy::{EyeRule, Lgr, MoveLog, Policy, PolicyTables, PASS_CODE};
 
 use crate::board::geometry::CELL_EMPTY;
 use crate::board::{Bitboard, Board, ByColor, Color, Point};
-#[cfg(target_arch = "x86_64")]
-use crate::cpu::X86_64V3;
-#[cfg(target_arch = "x86_64")]
-use crate::cpu::{Cpu, Specialised, Task};
+use crate::cpu::{Cpu, Task};
 use crate::playout::light::{Outcome, PlayoutConfig};
 use crate::playout::patterns::{self, PatternTable};
 use policy::SLOTS;
 use rand_core::RngCore;
 use urgencies::Urgent;
-
-/// Where there is no x86-64-v3, no token: `choose` has its baseline copy only.
-#[cfg(not(target_arch = "x86_64"))]
-type X86_64V3 = std::convert::Infallible;
 
 /// A policy at work on one board size: the rules of [`Policy`] as move generators.
 pub struct Mover<'a> {
@@ -160,37 +153,32 @@ impl<'a> Mover<'a> {
         self.choose_inline(board, c, last, prev, rng)
     }
 
-    /// [`Self::choose`] with the best instruction set `v3` allows (`None`: the baseline). On
-    /// the specialised sizes (`crate::cpu::is_specialised`) and an x86-64-v3 CPU, it runs a copy
-    /// compiled for x86-64-v3: the same moves, with the POPCNT, TZCNT and BMI2 instructions the
-    /// baseline target lacks (its liberty counts are popcounts).
+    /// [`Self::choose`] compiled for `cpu`'s instruction set, the one the playout that calls it
+    /// runs with ([`heavy_playout`] dispatches on the specialised sizes,
+    /// `crate::cpu::is_specialised`; the others run baseline code): on x86-64-v3 a copy with
+    /// every rule inlined and the POPCNT, TZCNT and BMI2 instructions the baseline target lacks
+    /// (its liberty counts are popcounts), out of line. The playout's copy for one instruction
+    /// set holds that set's `choose` only: choosing the set at each move put a baseline copy of
+    /// every rule into the x86-64-v3 playout too, which never ran it (0.28 MB of text on the
+    /// three specialised sizes).
     #[inline(always)]
-    fn choose_with<const N: usize, const W: usize, R: RngCore>(
+    fn choose_with<C: Cpu, const N: usize, const W: usize, R: RngCore>(
         &self,
-        v3: Option<X86_64V3>,
+        cpu: C,
         board: &mut Board<N, W>,
         c: Color,
         last: Option<usize>,
         prev: Option<usize>,
         rng: &mut R,
     ) -> Option<usize> {
-        // A constant condition: the x86-64-v3 copy is generated for the specialised sizes only.
-        #[cfg(target_arch = "x86_64")]
-        if Specialised::<N>::YES {
-            if let Some(cpu) = v3 {
-                return cpu.enter(Choose {
-                    mover: self,
-                    board,
-                    c,
-                    last,
-                    prev,
-                    rng,
-                });
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = v3;
-        self.choose(board, c, last, prev, rng)
+        cpu.enter(Choose {
+            mover: self,
+            board,
+            c,
+            last,
+            prev,
+            rng,
+        })
     }
 
     #[inline(always)]
@@ -276,7 +264,6 @@ fn tried<R: RngCore>(rate: f32, rng: &mut R) -> bool {
 
 /// [`Mover::choose`] as a task for [`Cpu::enter`], which compiles it (every rule inlined) for
 /// the token's instruction set.
-#[cfg(target_arch = "x86_64")]
 struct Choose<'m, 'b, 'r, const N: usize, const W: usize, R> {
     mover: &'m Mover<'m>,
     board: &'b mut Board<N, W>,
@@ -286,7 +273,6 @@ struct Choose<'m, 'b, 'r, const N: usize, const W: usize, R> {
     rng: &'r mut R,
 }
 
-#[cfg(target_arch = "x86_64")]
 impl<const N: usize, const W: usize, R: RngCore> Task for Choose<'_, '_, '_, N, W, R> {
     type Output = Option<usize>;
 
@@ -351,8 +337,9 @@ impl<const N: usize, const W: usize, R: RngCore> crate::cpu::Task for HeavyTask<
     type Output = Outcome<W>;
 
     #[inline(always)]
-    fn run<C: crate::cpu::Cpu>(self, _cpu: C) -> Outcome<W> {
+    fn run<C: crate::cpu::Cpu>(self, cpu: C) -> Outcome<W> {
         heavy_playout_inline(
+            cpu,
             self.board,
             self.to_move,
             self.last,
@@ -369,7 +356,8 @@ impl<const N: usize, const W: usize, R: RngCore> crate::cpu::Task for HeavyTask<
 /// measured 0.938x; the copy without the rules inlined measured 1.046x, the rules then being
 /// baseline calls).
 #[inline(always)]
-fn heavy_playout_inline<const N: usize, const W: usize, R: RngCore>(
+fn heavy_playout_inline<C: Cpu, const N: usize, const W: usize, R: RngCore>(
+    cpu: C,
     board: &mut Board<N, W>,
     to_move: Color,
     last: Option<usize>,
@@ -383,10 +371,6 @@ fn heavy_playout_inline<const N: usize, const W: usize, R: RngCore>(
         tables,
     } = *with;
     let mover = Mover::new(policy, tables);
-    #[cfg(target_arch = "x86_64")]
-    let v3 = X86_64V3::detect();
-    #[cfg(not(target_arch = "x86_64"))]
-    let v3 = None;
     let mut c = to_move;
     let mut last = last;
     // The mover's own previous move (the playout's first mover has none it knows of).
@@ -406,7 +390,7 @@ fn heavy_playout_inline<const N: usize, const W: usize, R: RngCore>(
         let own_prev = prev;
         // The next mover's own previous move is the move `c` now answers.
         prev = last;
-        match mover.choose_with(v3, board, c, last, own_prev, rng) {
+        match mover.choose_with(cpu, board, c, last, own_prev, rng) {
             Some(i) => {
                 board.play_unchecked(c, Point::from_index(i));
                 passes = 0;

@@ -93,18 +93,21 @@ impl Urge {
     }
 }
 
-/// Whether a string through the stones `stones` is in atari: one look per string.
+/// The own (`c`'s) neighbours of `last` whose string has exactly `libs` liberties, bit `k`
+/// for `Geometry::around(last)[k]`: the four counts read at once and masked by the cells.
 #[inline(always)]
-fn any_in_atari<const N: usize, const W: usize>(board: &Board<N, W>, stones: Bitboard<W>) -> bool {
-    let mut rest = stones;
-    while let Some(a) = rest.first() {
-        let ch = board.stone_chain(a);
-        if ch.lib_count == 1 {
-            return true;
-        }
-        rest -= ch.stones;
+fn own_around_with<const N: usize, const W: usize>(
+    board: &Board<N, W>,
+    c: Color,
+    last: usize,
+    libs: u32,
+) -> u32 {
+    let own = bytes_eq(board.cells_around(last), cell_of(c.index()));
+    let mut m = 0;
+    for (k, l) in board.libs_around(last).into_iter().enumerate() {
+        m |= ((own >> (8 * k)) & u32::from(l == libs)) << k;
     }
-    false
+    m
 }
 
 #[inline(always)]
@@ -137,7 +140,6 @@ impl Mover<'_> {
         last: usize,
         urgent: &mut Urgent,
     ) {
-        let own = cell_of(c.index());
         if board.cell_at(last) == cell_of((!c).index()) {
             let ch = board.stone_chain(last);
             if ch.lib_count == 1 {
@@ -146,24 +148,25 @@ impl Mover<'_> {
                 }
             }
         }
-        for q in board.geometry().around(last) {
-            if board.cell_at(q) != own || board.stone_libs(q) != 1 {
-                continue;
-            }
+        // The own neighbours in atari, in `around` order, from one branch-free look.
+        let around = board.geometry().around(last);
+        let mut in_atari = own_around_with(board, c, last, 1);
+        while in_atari != 0 {
+            let q = around[in_atari.trailing_zeros() as usize & 3];
+            in_atari &= in_atari - 1;
             let ch = board.stone_chain(q);
             let lib = ch.libs.first().unwrap_or(0);
             // Capture an attacker in atari.
-            // One look per attacking string, not per stone: a string in atari adds its
-            // liberty once for each of its stones next to ours, as a look per stone did.
-            let mut attackers = board.geometry().neighbours(ch.stones) & board.stones(!c);
+            // One look per attacking string in atari (the board's kept set), not per stone:
+            // it adds its liberty once for each of its stones next to ours, as a look per
+            // stone did, in the same order (by its first stone next to ours).
+            let mut attackers = board.geometry().neighbours(ch.stones) & board.in_atari(!c);
             while let Some(a) = attackers.first() {
                 let att = board.stone_chain(a);
                 let next_to = attackers & att.stones;
                 attackers -= att.stones;
-                if att.lib_count == 1 {
-                    if let Some(l) = att.libs.first() {
-                        urgent.add(l, next_to.count());
-                    }
+                if let Some(l) = att.libs.first() {
+                    urgent.add(l, next_to.count());
                 }
             }
             // Extend, if that gains liberties (and, with `ladders`, escapes a ladder).
@@ -190,13 +193,11 @@ impl Mover<'_> {
         if board.cell_at(last) == cell_of((!c).index()) {
             near |= 1 << board.stone_libs(last).min(3);
         }
-        // Only the own neighbours, without a branch on each cell.
-        let around = board.geometry().around(last);
-        let mut own = bytes_eq(board.cells_around(last), cell_of(c.index()));
-        while own != 0 {
-            let q = around[(own.trailing_zeros() / 8) as usize & 3];
-            own &= own - 1;
-            near |= 1 << board.stone_libs(q).min(3);
+        // The four neighbours' counts read at once, the own ones kept by a mask: no branch on
+        // each cell (a loop over the own ones mispredicted its exit about once a move).
+        let own = bytes_eq(board.cells_around(last), cell_of(c.index()));
+        for (k, l) in board.libs_around(last).into_iter().enumerate() {
+            near |= (1 << l.min(3)) & 0u32.wrapping_sub((own >> (8 * k)) & 1);
         }
         near
     }
@@ -220,14 +221,18 @@ impl Mover<'_> {
             n = 1;
         }
         let own = cell_of(c.index());
-        for q in board.geometry().around(last) {
-            if board.cell_at(q) == own {
-                let r = board.stone_root(q);
-                if !seen[..n].contains(&r) {
-                    seen[n] = r;
-                    strings[n] = q;
-                    n += 1;
-                }
+        // Only the own strings with two liberties (the others have no urgency), from one
+        // branch-free look at the neighbours.
+        let around = board.geometry().around(last);
+        let mut two = own_around_with(board, c, last, 2);
+        while two != 0 {
+            let q = around[two.trailing_zeros() as usize & 3];
+            two &= two - 1;
+            let r = board.stone_root(q);
+            if !seen[..n].contains(&r) {
+                seen[n] = r;
+                strings[n] = q;
+                n += 1;
             }
         }
         for &s in &strings[..n] {
@@ -236,8 +241,12 @@ impl Mover<'_> {
                 continue;
             }
             let col = if board.cell_at(s) == own { c } else { !c };
-            let nbrs = board.geometry().neighbours(ch.stones) & board.stones(!col);
-            if any_in_atari(board, nbrs) {
+            // A string next to it in atari, from the board's kept set (no visit per string).
+            if board
+                .geometry()
+                .neighbours(ch.stones)
+                .intersects(board.in_atari(!col))
+            {
                 continue; // an adjacent string in atari: the capture rules are in charge
             }
             let mut libs = ch.libs.iter();
